@@ -1,0 +1,37 @@
+# Herald: the two commands.
+#   make run   installs what is missing, builds in release mode and starts the server
+#   make test  installs what is missing, builds and runs every test
+.PHONY: run test deps build release lint format bench-inbox
+
+SWIFT ?= swift
+DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev pkg-config wrk
+
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	@scripts/run-dev.sh
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+bench-inbox: release
+	scripts/bench-inbox.sh

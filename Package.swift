@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "herald", targets: ["herald"]),
+        .library(name: "HeraldModel", targets: ["HeraldModel"]),
+    ],
+    targets: [
+        // System libraries, each behind a shim header.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        // Shared wire types, catalog and validation (client and server).
+        .target(name: "HeraldModel"),
+        // Hashing, HMAC, random bytes and JWTs over OpenSSL.
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
+        // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD"]),
+        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
+        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
+        // Store protocol and the SQLite store.
+        .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
+        // The application: routes, auth, live hub, metrics.
+        .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
+        .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
+
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto"]),
+        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
+        .testTarget(
+            name: "HeraldServerTests",
+            dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

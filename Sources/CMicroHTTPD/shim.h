@@ -1,0 +1,62 @@
+#ifndef HERALD_CMICROHTTPD_SHIM_H
+#define HERALD_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
+
+/// MHD_start_daemon is variadic; Swift calls this wrapper with an option array
+/// terminated by MHD_OPTION_END. The listen socket is passed in the options, so the
+/// port argument is unused (0).
+static inline struct MHD_Daemon *
+herald_mhd_start_daemon (unsigned int flags,
+                         MHD_AccessHandlerCallback handler,
+                         void *handler_cls,
+                         struct MHD_OptionItem *options)
+{
+  return MHD_start_daemon (flags, 0, NULL, NULL, handler, handler_cls,
+                           MHD_OPTION_ARRAY, options,
+                           MHD_OPTION_END);
+}
+
+/// The socket of a connection, or -1 (MHD_get_connection_info is variadic).
+static inline int
+herald_mhd_connection_fd (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return (NULL == info) ? -1 : info->connect_fd;
+}
+
+/// Per-connection idle timeout in seconds, 0 = never (MHD_set_connection_option is variadic).
+static inline enum MHD_Result
+herald_mhd_set_connection_timeout (struct MHD_Connection *connection,
+                                   unsigned int seconds)
+{
+  return MHD_set_connection_option (connection, MHD_CONNECTION_OPTION_TIMEOUT,
+                                    seconds);
+}
+
+/// Number of open connections of a daemon (MHD_get_daemon_info is variadic).
+static inline unsigned int
+herald_mhd_current_connections (struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info =
+    MHD_get_daemon_info (daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return (NULL == info) ? 0 : info->num_connections;
+}
+
+/// Content-reader return values (macros with casts do not import).
+static inline ssize_t herald_mhd_content_reader_end_of_stream (void)
+{ return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t herald_mhd_content_reader_end_with_error (void)
+{ return MHD_CONTENT_READER_END_WITH_ERROR; }
+static inline uint64_t herald_mhd_size_unknown (void)
+{ return MHD_SIZE_UNKNOWN; }
+
+#endif

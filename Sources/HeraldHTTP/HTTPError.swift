@@ -1,0 +1,153 @@
+/// An error that becomes an HTTP response: its status, a stable snake_case code and a
+/// human message, sent as `{"error":{"code":"…","message":"…"}}`.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public var status: Int
+    public var code: String
+    public var message: String
+    public var headers: HTTPHeaders
+
+    public init(_ status: Int, code: String, message: String, headers: HTTPHeaders = .init()) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    public var description: String { "HTTPError(\(status) \(code): \(message))" }
+
+    /// The JSON error response.
+    public var response: Response {
+        var headers = self.headers
+        headers["Content-Type"] = "application/json"
+        return Response(status: status, headers: headers, body: .bytes(jsonBody))
+    }
+
+    /// `{"error":{"code":"…","message":"…"}}`
+    public var jsonBody: [UInt8] {
+        Array("{\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))}}".utf8)
+    }
+
+    /// The error a thrown error is answered with: itself when it is an `HTTPError`,
+    /// otherwise 500 `internal_error` (503 `cancelled` for task cancellation).
+    public static func from(_ error: any Error) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        if error is CancellationError {
+            return HTTPError(503, code: "cancelled", message: "The request was cancelled.")
+        }
+        return .internalError()
+    }
+
+    // MARK: Common errors
+
+    public static func badRequest(_ message: String, code: String = "bad_request") -> HTTPError {
+        HTTPError(400, code: code, message: message)
+    }
+
+    public static func unauthenticated(
+        _ message: String = "Authentication is required.",
+        code: String = "unauthenticated"
+    ) -> HTTPError {
+        HTTPError(401, code: code, message: message)
+    }
+
+    public static func forbidden(
+        _ message: String = "You are not allowed to do this.",
+        code: String = "forbidden"
+    ) -> HTTPError {
+        HTTPError(403, code: code, message: message)
+    }
+
+    public static func notFound(_ message: String = "Not found.", code: String = "not_found") -> HTTPError {
+        HTTPError(404, code: code, message: message)
+    }
+
+    /// 405 with an `Allow` header listing `allowed`.
+    public static func methodNotAllowed(
+        allowed: [HTTPMethod],
+        message: String = "This method is not allowed here.",
+        code: String = "method_not_allowed"
+    ) -> HTTPError {
+        var headers = HTTPHeaders()
+        headers["Allow"] = allowed.map(\.rawValue).joined(separator: ", ")
+        return HTTPError(405, code: code, message: message, headers: headers)
+    }
+
+    public static func conflict(_ message: String, code: String = "conflict") -> HTTPError {
+        HTTPError(409, code: code, message: message)
+    }
+
+    public static func gone(_ message: String = "This resource is gone.", code: String = "gone") -> HTTPError {
+        HTTPError(410, code: code, message: message)
+    }
+
+    public static func payloadTooLarge(
+        _ message: String = "The request body is too large.",
+        code: String = "payload_too_large"
+    ) -> HTTPError {
+        HTTPError(413, code: code, message: message)
+    }
+
+    public static func unsupportedMediaType(
+        _ message: String = "Unsupported content type.",
+        code: String = "unsupported_media_type"
+    ) -> HTTPError {
+        HTTPError(415, code: code, message: message)
+    }
+
+    public static func unprocessableEntity(_ message: String, code: String = "unprocessable_entity") -> HTTPError {
+        HTTPError(422, code: code, message: message)
+    }
+
+    /// 429, with `Retry-After` (seconds) when given.
+    public static func tooManyRequests(
+        _ message: String = "Too many requests.",
+        code: String = "too_many_requests",
+        retryAfterSeconds: Int? = nil
+    ) -> HTTPError {
+        var headers = HTTPHeaders()
+        if let retryAfterSeconds { headers["Retry-After"] = String(retryAfterSeconds) }
+        return HTTPError(429, code: code, message: message, headers: headers)
+    }
+
+    public static func internalError(
+        _ message: String = "Something went wrong on our side.",
+        code: String = "internal_error"
+    ) -> HTTPError {
+        HTTPError(500, code: code, message: message)
+    }
+
+    public static func serviceUnavailable(
+        _ message: String = "The service is unavailable.",
+        code: String = "service_unavailable"
+    ) -> HTTPError {
+        HTTPError(503, code: code, message: message)
+    }
+
+    /// 503 `timeout`: the handler did not answer in time.
+    public static func timeout(_ message: String = "The request took too long.") -> HTTPError {
+        HTTPError(503, code: "timeout", message: message)
+    }
+}
+
+/// Minimal JSON string quoting for error bodies and log lines.
+enum JSONString {
+    static func quote(_ value: String) -> String {
+        var out = "\""
+        out.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+        return out
+    }
+}

@@ -1,0 +1,45 @@
+/// One server-sent event in the `text/event-stream` wire format.
+public struct ServerSentEvent: Sendable, Equatable {
+    public var id: String?
+    public var event: String?
+    public var data: String
+    /// Reconnection delay hint in milliseconds.
+    public var retry: Int?
+
+    public init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
+        self.id = id
+        self.event = event
+        self.data = data
+        self.retry = retry
+    }
+
+    /// The encoded event, ending with the blank line that dispatches it.
+    public var bytes: [UInt8] {
+        var text = ""
+        if let id { text += "id: \(Self.singleLine(id))\n" }
+        if let event { text += "event: \(Self.singleLine(event))\n" }
+        if let retry { text += "retry: \(retry)\n" }
+        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+            text += "data: \(line)\n"
+        }
+        text += "\n"
+        return Array(text.utf8)
+    }
+
+    /// A comment line (ignored by clients), used as a heartbeat.
+    public static func comment(_ text: String) -> [UInt8] {
+        Array(":\(singleLine(text))\n\n".utf8)
+    }
+
+    private static func singleLine(_ value: String) -> String {
+        value.contains(where: \.isNewline) ? value.filter { !$0.isNewline } : value
+    }
+}
+
+extension ResponseStream {
+    /// Writes one server-sent event; false once the client has gone.
+    @discardableResult
+    public func send(_ event: ServerSentEvent) -> Bool {
+        write(event.bytes)
+    }
+}

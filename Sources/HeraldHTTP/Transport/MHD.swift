@@ -1,0 +1,30 @@
+import CMicroHTTPD
+
+/// A failed libmicrohttpd call.
+struct MHDError: Error, CustomStringConvertible {
+    let operation: String
+    var description: String { "libmicrohttpd: \(operation) failed" }
+}
+
+/// The one place libmicrohttpd results are checked.
+enum MHD {
+    static func check(_ result: MHD_Result, _ operation: @autoclosure () -> String) throws(MHDError) {
+        guard result == .YES else { throw MHDError(operation: operation()) }
+    }
+
+    static func check<T>(_ value: T?, _ operation: @autoclosure () -> String) throws(MHDError) -> T {
+        guard let value else { throw MHDError(operation: operation()) }
+        return value
+    }
+
+    static let sizeUnknown: UInt64 = herald_mhd_size_unknown()
+    static let endOfStream: Int = herald_mhd_content_reader_end_of_stream()
+    static let endWithError: Int = herald_mhd_content_reader_end_with_error()
+}
+
+/// A libmicrohttpd connection pointer that may cross threads.
+struct ConnectionHandle: @unchecked Sendable, Hashable {
+    // Safe: only MHD dereferences it; off the connection's own thread we pass it solely
+    // to MHD_resume_connection, which MHD allows from any thread for a suspended connection.
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,96 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The C callbacks handed to libmicrohttpd. They are plain global functions (no actor,
+// no captured context); the daemon's closure argument is the `ServerCore`, kept alive by
+// the `MHDDaemon` that owns the daemon.
+
+/// Called after the headers, for each piece of the body, and once the request is complete
+/// (and again after each resume until a response is queued).
+func accessHandler(
+    _ closure: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestClosure: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let closure, let connection, let uploadDataSize, let requestClosure else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+
+    guard let existing = requestClosure.pointee else {
+        let request = core.makeRequest(
+            connection: ConnectionHandle(pointer: connection),
+            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
+            rawPath: url.map { String(cString: $0) } ?? "/"
+        )
+        requestClosure.pointee = Unmanaged.passRetained(request).toOpaque()
+        return core.headersReceived(request)
+    }
+    let request = Unmanaged<ConnectionRequest>.fromOpaque(existing).takeUnretainedValue()
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        uploadDataSize.pointee = 0
+        return core.bodyReceived(request, UnsafeRawBufferPointer(start: uploadData, count: size))
+    }
+    return core.requestReceived(request)
+}
+
+/// The request is over (sent, failed, timed out or the daemon stops): release its state.
+func requestCompletedCallback(
+    _ closure: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ requestClosure: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let closure, let requestClosure, let state = requestClosure.pointee else { return }
+    requestClosure.pointee = nil
+    let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+    let request = Unmanaged<ConnectionRequest>.fromOpaque(state).takeRetainedValue()
+    core.requestCompleted(request, reason: reason)
+}
+
+/// Content reader of streamed responses.
+func streamContentReader(
+    _ closure: UnsafeMutableRawPointer?,
+    _ position: UInt64,
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ max: Int
+) -> Int {
+    guard let closure, let buffer else { return MHD.endWithError }
+    let link = Unmanaged<StreamLink>.fromOpaque(closure).takeUnretainedValue()
+    return link.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+/// The streamed response was destroyed.
+func streamContentReaderFree(_ closure: UnsafeMutableRawPointer?) {
+    guard let closure else { return }
+    Unmanaged<StreamLink>.fromOpaque(closure).release()
+}
+
+/// Leaves the URL and query arguments percent-encoded; Swift decodes them.
+func identityUnescaper(
+    _ closure: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ text: UnsafeMutablePointer<CChar>?
+) -> Int {
+    guard let text else { return 0 }
+    return strlen(text)
+}
+
+/// libmicrohttpd's own error messages, into our logger.
+func libraryLogger(_ closure: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let closure, let format, let arguments else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+    var buffer = [UInt8](repeating: 0, count: 512)
+    let length = buffer.withUnsafeMutableBufferPointer { pointer in
+        pointer.withMemoryRebound(to: CChar.self) { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+    }
+    var message = String(decoding: buffer.prefix(min(max(0, Int(length)), buffer.count - 1)), as: UTF8.self)
+    while message.last?.isNewline == true { message.removeLast() }
+    core.logLibraryMessage(message)
+}

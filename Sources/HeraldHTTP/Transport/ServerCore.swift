@@ -1,0 +1,420 @@
+import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The transport's shared state, reached from libmicrohttpd callbacks (as their closure
+/// argument) and from handler tasks: request bookkeeping, handler launch, response
+/// queueing, and the record of suspended connections that makes a clean stop possible.
+final class ServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let dispatcher: RequestDispatcher
+    let logger: Logger
+    let watcher: DisconnectWatcher
+
+    struct Registry {
+        var stopping = false
+        /// Requests whose responder runs or whose response is being sent.
+        var handlers: [ObjectIdentifier: ConnectionRequest] = [:]
+        /// Streams being sent, by request.
+        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        var liveRequests = 0
+        var liveStreamLinks = 0
+    }
+
+    /// Connections we suspended and have not resumed. MHD must not be stopped while any
+    /// is left, and a connection must be resumed exactly once per suspension.
+    struct Suspensions {
+        var parked = Set<ConnectionHandle>()
+        var resumesInFlight = 0
+    }
+
+    private let registry = Mutex(Registry())
+    private let suspensions = Mutex(Suspensions())
+
+    init(configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger, watcher: DisconnectWatcher) {
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.logger = logger
+        self.watcher = watcher
+    }
+
+    // MARK: Access-handler steps (on the connection's thread)
+
+    func makeRequest(connection: ConnectionHandle, method: HTTPMethod, rawPath: String) -> ConnectionRequest {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection.pointer, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+        }
+        var query: [String: String] = [:]
+        withUnsafeMutablePointer(to: &query) { pointer in
+            _ = MHD_get_connection_values(connection.pointer, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
+        }
+        let request = ConnectionRequest(
+            connection: connection,
+            method: method,
+            path: URLDecoding.decodePath(rawPath),
+            query: query,
+            headers: headers
+        )
+        registry.withLock { $0.liveRequests += 1 }
+        return request
+    }
+
+    /// First call: headers are in. Refuses a declared body over the limit at once.
+    func headersReceived(_ request: ConnectionRequest) -> MHD_Result {
+        if let declared = request.headers["Content-Length"].flatMap({ Int($0.filter { $0 != " " }) }) {
+            if declared > configuration.maxBodyBytes {
+                request.phase = .answered
+                return queueTransportError(tooLargeError(), for: request)
+            }
+            if declared > 0 { request.body.reserveCapacity(declared) }
+        }
+        return .YES
+    }
+
+    /// A piece of the body. Over the limit, the rest is read and dropped so the 413 can be
+    /// sent; a client that keeps sending far past the limit is cut off.
+    func bodyReceived(_ request: ConnectionRequest, _ data: UnsafeRawBufferPointer) -> MHD_Result {
+        request.receivedBytes += data.count
+        if request.bodyTooLarge || request.receivedBytes > configuration.maxBodyBytes {
+            if !request.bodyTooLarge {
+                request.bodyTooLarge = true
+                request.body = []
+            }
+            let cutoff = configuration.maxBodyBytes * 2 + 65_536
+            return request.receivedBytes > cutoff ? .NO : .YES
+        }
+        request.body.append(contentsOf: data)
+        return .YES
+    }
+
+    /// The request is complete (and again after each resume): start the responder, or
+    /// send its response once there is one, or suspend until there is.
+    func requestReceived(_ request: ConnectionRequest) -> MHD_Result {
+        switch request.phase {
+        case .answered:
+            return .YES
+        case .receiving:
+            if request.bodyTooLarge {
+                request.phase = .answered
+                return queueTransportError(tooLargeError(), for: request)
+            }
+            let accepted = registry.withLock { registry -> Bool in
+                guard !registry.stopping else { return false }
+                registry.handlers[request.identifier] = request
+                return true
+            }
+            guard accepted else {
+                request.phase = .answered
+                return queueTransportError(
+                    HTTPError(503, code: "shutting_down", message: "The server is shutting down."),
+                    for: request
+                )
+            }
+            request.phase = .handling
+            startHandler(request)
+            return sendOrPark(request)
+        case .handling:
+            return sendOrPark(request)
+        }
+    }
+
+    private func sendOrPark(_ request: ConnectionRequest) -> MHD_Result {
+        let ready = request.shared.withLock { shared -> Response? in
+            if let response = shared.response {
+                shared.response = nil
+                return response
+            }
+            guard !shared.completed else { return nil }
+            shared.parked = true
+            suspend(request.connection)
+            return nil
+        }
+        guard let ready else { return .YES }
+        return queue(ready, for: request)
+    }
+
+    private func startHandler(_ request: ConnectionRequest) {
+        let incoming = Request(
+            method: request.method,
+            path: request.path,
+            query: request.query,
+            headers: request.headers,
+            body: request.body
+        )
+        request.body = []
+        let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
+        let handler = Task { [self] in
+            let response = await dispatcher.dispatch(incoming, context: context)
+            if !complete(request, with: response), case .stream(let stream) = response.body {
+                stream.finish()
+            }
+        }
+        var timer: Task<Void, Never>?
+        let timeout = configuration.requestTimeout
+        if timeout > .zero {
+            timer = Task { [self] in
+                do { try await Task.sleep(for: timeout) } catch { return }
+                if complete(request, with: HTTPError.timeout().response, requestID: request.requestID) {
+                    handler.cancel()
+                    context.logger.warning("request timed out", metadata: ["path": request.path, "timeout": "\(timeout)"])
+                }
+            }
+        }
+        let finishedAlready = request.shared.withLock { shared -> Bool in
+            guard !shared.completed else { return true }
+            shared.handlerTask = handler
+            shared.timerTask = timer
+            return false
+        }
+        if finishedAlready { timer?.cancel() }
+    }
+
+    /// Hands `response` to the request unless it already has one; resumes the connection
+    /// if it is waiting. Any thread.
+    @discardableResult
+    func complete(_ request: ConnectionRequest, with response: Response, requestID: String? = nil) -> Bool {
+        var response = response
+        if let requestID, response.headers[RequestID.headerName] == nil {
+            response.headers[RequestID.headerName] = requestID
+        }
+        let outcome = request.shared.withLock { shared -> (won: Bool, wake: Bool, timer: Task<Void, Never>?) in
+            guard !shared.completed else { return (false, false, nil) }
+            shared.completed = true
+            shared.response = response
+            let wake = shared.parked
+            shared.parked = false
+            let timer = shared.timerTask
+            shared.timerTask = nil
+            shared.handlerTask = nil
+            return (true, wake, timer)
+        }
+        outcome.timer?.cancel()
+        if outcome.wake { resume(request.connection) }
+        return outcome.won
+    }
+
+    // MARK: Responses (on the connection's thread)
+
+    private func tooLargeError() -> HTTPError {
+        .payloadTooLarge("The request body is larger than \(configuration.maxBodyBytes) bytes.")
+    }
+
+    private func queueTransportError(_ error: HTTPError, for request: ConnectionRequest) -> MHD_Result {
+        var response = error.response
+        response.headers[RequestID.headerName] = request.requestID
+        response.headers["Connection"] = "close"
+        return queue(response, for: request)
+    }
+
+    private func queue(_ response: Response, for request: ConnectionRequest) -> MHD_Result {
+        var response = response
+        if request.method == .HEAD, case .stream(let stream) = response.body {
+            stream.finish()
+            response.body = .bytes([])
+        }
+        let stopping = registry.withLock { $0.stopping }
+        let mhdResponse: OpaquePointer
+        do {
+            switch response.body {
+            case .bytes(let bytes):
+                mhdResponse = try bytes.withUnsafeBytes { buffer throws(MHDError) in
+                    try MHD.check(
+                        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY),
+                        "MHD_create_response_from_buffer"
+                    )
+                }
+            case .stream(let stream):
+                let link = StreamLink(core: self, connection: request.connection, stream: stream)
+                let retained = Unmanaged.passRetained(link)
+                guard let created = MHD_create_response_from_callback(
+                    MHD.sizeUnknown, 16 * 1024, streamContentReader, retained.toOpaque(), streamContentReaderFree
+                ) else {
+                    retained.release()
+                    throw MHDError(operation: "MHD_create_response_from_callback")
+                }
+                mhdResponse = created
+                request.stream = link
+                try MHD.check(herald_mhd_set_connection_timeout(request.connection.pointer, 0), "MHD_set_connection_option(TIMEOUT)")
+                let keep = registry.withLock { registry -> Bool in
+                    registry.handlers[request.identifier] = nil
+                    guard !registry.stopping else { return false }
+                    registry.streams[request.identifier] = stream
+                    return true
+                }
+                if !keep { stream.finish() }
+            }
+        } catch {
+            logger.error("cannot create response", metadata: ["error": String(describing: error), "request_id": request.requestID])
+            return .NO
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers {
+            if HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding") {
+                continue
+            }
+            do {
+                try MHD.check(MHD_add_response_header(mhdResponse, name, value), "MHD_add_response_header(\(name))")
+            } catch {
+                logger.warning("response header dropped", metadata: ["error": error.description, "request_id": request.requestID])
+            }
+        }
+        if stopping && response.headers["Connection"] == nil {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        do {
+            try MHD.check(
+                MHD_queue_response(request.connection.pointer, UInt32(clamping: response.status), mhdResponse),
+                "MHD_queue_response"
+            )
+            return .YES
+        } catch {
+            logger.error("cannot queue response", metadata: ["error": error.description, "request_id": request.requestID])
+            return .NO
+        }
+    }
+
+    // MARK: Completion (request-completed callback)
+
+    func requestCompleted(_ request: ConnectionRequest, reason: MHD_RequestTerminationCode) {
+        registry.withLock { registry in
+            registry.handlers[request.identifier] = nil
+            registry.streams[request.identifier] = nil
+            registry.liveRequests -= 1
+        }
+        let task = request.shared.withLock { shared -> Task<Void, Never>? in
+            shared.completed = true
+            shared.parked = false
+            shared.response = nil
+            shared.timerTask?.cancel()
+            shared.timerTask = nil
+            defer { shared.handlerTask = nil }
+            return shared.handlerTask
+        }
+        task?.cancel()
+        if let link = request.stream {
+            request.stream = nil
+            link.stream.transportClosed()
+            if reason == .REQUEST_TERMINATED_COMPLETED_OK {
+                // The connection may carry on (keep-alive): give it its idle timeout back.
+                _ = herald_mhd_set_connection_timeout(request.connection.pointer, configuration.idleTimeoutSeconds)
+            }
+        }
+        if reason != .REQUEST_TERMINATED_COMPLETED_OK && logger.isEnabled(.debug) {
+            logger.debug("connection ended early", metadata: ["reason": String(reason.rawValue), "request_id": request.requestID])
+        }
+    }
+
+    // MARK: Suspend and resume
+
+    /// MHD_suspend_connection, recorded. On the connection's thread, inside the lock of
+    /// whoever will later call `resume` (so the resume cannot come first).
+    func suspend(_ connection: ConnectionHandle) {
+        MHD_suspend_connection(connection.pointer)
+        suspensions.withLock { _ = $0.parked.insert(connection) }
+    }
+
+    /// MHD_resume_connection if the connection is suspended by us and not yet resumed.
+    /// Any thread.
+    func resume(_ connection: ConnectionHandle) {
+        let suspended = suspensions.withLock { suspensions -> Bool in
+            guard suspensions.parked.remove(connection) != nil else { return false }
+            suspensions.resumesInFlight += 1
+            return true
+        }
+        guard suspended else { return }
+        MHD_resume_connection(connection.pointer)
+        suspensions.withLock { $0.resumesInFlight -= 1 }
+    }
+
+    /// Before MHD_stop_daemon: waits (bounded) for the resumes that handlers, streams and
+    /// the hang-up watcher have been asked for, then resumes any straggler itself.
+    func resumeEverything(waitingUpTo limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let settled = suspensions.withLock { $0.parked.isEmpty && $0.resumesInFlight == 0 }
+            if settled { return }
+            usleep(1_000)
+        }
+        let stragglers = suspensions.withLock { $0.parked }
+        if !stragglers.isEmpty {
+            logger.warning("resuming suspended connections at shutdown", metadata: ["count": String(stragglers.count)])
+        }
+        for connection in stragglers {
+            resume(connection)
+        }
+        while suspensions.withLock({ $0.resumesInFlight }) > 0 {
+            sched_yield()
+        }
+    }
+
+    // MARK: Shutdown
+
+    func beginStopping() {
+        registry.withLock { $0.stopping = true }
+    }
+
+    var handlersInFlight: Int { registry.withLock { $0.handlers.count } }
+    var openStreams: Int { registry.withLock { $0.streams.count } }
+    var liveRequests: Int { registry.withLock { $0.liveRequests } }
+    var liveStreamLinks: Int { registry.withLock { $0.liveStreamLinks } }
+
+    func streamLinkCreated() { registry.withLock { $0.liveStreamLinks += 1 } }
+    func streamLinkDestroyed() { registry.withLock { $0.liveStreamLinks -= 1 } }
+
+    /// Answers every still-running handler with 503 and cancels it.
+    func forceCompleteHandlers() {
+        let pending = registry.withLock { Array($0.handlers.values) }
+        for request in pending {
+            let task = request.shared.withLock { $0.handlerTask }
+            let unavailable = HTTPError(503, code: "shutting_down", message: "The server is shutting down.").response
+            if complete(request, with: unavailable, requestID: request.requestID) {
+                task?.cancel()
+            }
+        }
+    }
+
+    /// Finishes every open stream (their clients see the end of the response).
+    func finishStreams() {
+        let open = registry.withLock { Array($0.streams.values) }
+        for stream in open {
+            stream.finish()
+        }
+    }
+
+    // MARK: Logging
+
+    func logLibraryMessage(_ message: String) {
+        logger.warning("libmicrohttpd: \(message)")
+    }
+}
+
+// MARK: Value iterators
+
+private func collectHeader(
+    _ closure: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let closure, let key else { return .YES }
+    let headers = closure.assumingMemoryBound(to: HTTPHeaders.self)
+    headers.pointee.add(name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+    return .YES
+}
+
+/// Arguments arrive still percent-encoded (the daemon's unescaper is the identity), so
+/// they are decoded exactly like the in-process client decodes them.
+private func collectQueryArgument(
+    _ closure: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let closure, let key, key.pointee != 0 else { return .YES }
+    let query = closure.assumingMemoryBound(to: [String: String].self)
+    URLDecoding.addQueryValue(&query.pointee, rawName: String(cString: key), rawValue: value.map { String(cString: $0) } ?? "")
+    return .YES
+}

@@ -1,0 +1,83 @@
+/// Percent-decoding of request targets, shared by the transport and the in-process client
+/// so both see exactly the same `Request`.
+enum URLDecoding {
+    /// Splits "/path?query#fragment" into the raw path and the raw query (nil without "?").
+    static func splitTarget(_ target: String) -> (path: Substring, query: Substring?) {
+        var target = Substring(target)
+        if let hash = target.firstIndex(of: "#") {
+            target = target[..<hash]
+        }
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        return (target[..<mark], target[target.index(after: mark)...])
+    }
+
+    static func decodePath<S: StringProtocol>(_ raw: S) -> String {
+        percentDecode(raw, plusIsSpace: false)
+    }
+
+    /// Parses "a=1&b=x%20y&a=2" keeping the first value of each name.
+    static func parseQuery<S: StringProtocol>(_ raw: S) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in Substring(raw).split(separator: "&", omittingEmptySubsequences: true) {
+            let name: Substring
+            let value: Substring
+            if let equals = pair.firstIndex(of: "=") {
+                name = pair[..<equals]
+                value = pair[pair.index(after: equals)...]
+            } else {
+                name = pair
+                value = ""
+            }
+            guard !name.isEmpty else { continue }
+            addQueryValue(&result, rawName: name, rawValue: value)
+        }
+        return result
+    }
+
+    /// Adds one raw (still encoded) query parameter unless the name is already present.
+    static func addQueryValue<S: StringProtocol>(_ query: inout [String: String], rawName: S, rawValue: S) {
+        let name = percentDecode(rawName, plusIsSpace: true)
+        guard query[name] == nil else { return }
+        query[name] = percentDecode(rawValue, plusIsSpace: true)
+    }
+
+    static func percentDecode<S: StringProtocol>(_ raw: S, plusIsSpace: Bool) -> String {
+        let utf8 = raw.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(raw)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                let first = utf8.index(after: index)
+                if first != utf8.endIndex {
+                    let second = utf8.index(after: first)
+                    if second != utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) {
+                        bytes.append(high << 4 | low)
+                        index = utf8.index(after: second)
+                        continue
+                    }
+                }
+                bytes.append(byte)
+            } else if plusIsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

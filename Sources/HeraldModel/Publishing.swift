@@ -1,0 +1,66 @@
+import Foundation
+
+/// Push options of a publish request.
+public struct PushOptions: Codable, Sendable, Equatable {
+    public enum Priority: String, Codable, Sendable { case high, normal }
+
+    /// Whether to push at all; the inbox row is written either way.
+    public var send: Bool
+    public var priority: Priority?
+    public var ttlSeconds: Int?
+    public var collapseId: String?
+    public var sound: String?
+
+    public init(
+        send: Bool, priority: Priority? = nil, ttlSeconds: Int? = nil, collapseId: String? = nil,
+        sound: String? = nil
+    ) {
+        self.send = send
+        self.priority = priority
+        self.ttlSeconds = ttlSeconds
+        self.collapseId = collapseId
+        self.sound = sound
+    }
+}
+
+/// `POST /v1/notifications`: one notification for each recipient.
+public struct PublishRequest: Codable, Sendable, Equatable {
+    public var recipients: [String]
+    public var type: String
+    public var title: String
+    public var body: String
+    public var data: [String: String]?
+    public var deepLink: String?
+    public var detail: NotificationDetail?
+    public var push: PushOptions?
+
+    public init(
+        recipients: [String], type: String, title: String, body: String, data: [String: String]? = nil,
+        deepLink: String? = nil, detail: NotificationDetail? = nil, push: PushOptions? = nil
+    ) {
+        self.recipients = recipients
+        self.type = type
+        self.title = title
+        self.body = body
+        self.data = data
+        self.deepLink = deepLink
+        self.detail = detail
+        self.push = push
+    }
+}
+
+/// One created notification: `id` belongs to `recipient`.
+public struct PublishedNotification: Codable, Sendable, Equatable {
+    public var id: String
+    public var recipient: String
+    public init(id: String, recipient: String) {
+        self.id = id
+        self.recipient = recipient
+    }
+}
+
+/// 202 answer of `POST /v1/notifications`, in recipient order.
+public struct PublishResponse: Codable, Sendable, Equatable {
+    public var notifications: [PublishedNotification]
+    public init(notifications: [PublishedNotification]) { self.notifications = notifications }
+}

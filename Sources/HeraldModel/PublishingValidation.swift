@@ -1,0 +1,92 @@
+import Foundation
+
+extension PublishRequest {
+    /// Keys of the push `data` contract that the server fills in; a publisher may not set them.
+    public static let reservedDataKeys: Set<String> = ["notificationId", "type", "deepLink", "hasDetail"]
+
+    /// Checks the request against ``Limits``; throws the first ``ValidationError`` found.
+    public func validate() throws {
+        if recipients.isEmpty {
+            throw ValidationError(field: "recipients", code: "required", message: "recipients must list at least 1 user id.")
+        }
+        if recipients.count > Limits.recipientsMax {
+            throw ValidationError.tooMany("recipients", max: Limits.recipientsMax, what: "user ids")
+        }
+        var seen: Set<String> = []
+        seen.reserveCapacity(recipients.count)
+        for (index, recipient) in recipients.enumerated() {
+            try Check.userId(recipient, "recipients[\(index)]")
+            guard seen.insert(recipient).inserted else {
+                throw ValidationError(
+                    field: "recipients[\(index)]", code: "duplicate",
+                    message: "recipients[\(index)] '\(recipient)' appears more than once.")
+            }
+        }
+        try Check.type(type, "type")
+        try Check.requiredText(title, "title", max: Limits.titleMaxLength)
+        try Check.maxLength(body, "body", Limits.bodyMaxLength)
+        if let data {
+            if data.count > Limits.dataMaxKeys {
+                throw ValidationError.tooMany("data", max: Limits.dataMaxKeys, what: "keys")
+            }
+            for key in data.keys.sorted() {
+                if key.isEmpty { throw ValidationError.invalid("data", "keys must not be empty.") }
+                let field = "data.\(key.count > 64 ? String(key.prefix(64)) + "…" : key)"
+                try Check.maxLength(key, field, Limits.dataKeyMaxLength)
+                if PublishRequest.reservedDataKeys.contains(key) {
+                    throw ValidationError(
+                        field: field, code: "reserved",
+                        message: "\(field) is reserved: the server sets notificationId, type, deepLink and hasDetail.")
+                }
+                try Check.maxLength(data[key] ?? "", field, Limits.dataValueMaxLength)
+            }
+        }
+        if let deepLink {
+            try Check.link(deepLink, "deepLink", max: Limits.deepLinkMaxLength)
+        }
+        if let detail { try detail.validate(field: "detail") }
+        if let push { try push.validate(field: "push") }
+    }
+}
+
+extension NotificationDetail {
+    /// Checks the rich detail: HTML size, label length, `https` URLs and an in-app action path.
+    public func validate() throws { try validate(field: "detail") }
+
+    func validate(field: String) throws {
+        if let html { try Check.maxLength(html, "\(field).html", Limits.detailHTMLMaxLength) }
+        if let actionLabel { try Check.requiredText(actionLabel, "\(field).actionLabel", max: Limits.actionLabelMaxLength) }
+        if let heroImageURL { try Check.httpsURL(heroImageURL, "\(field).heroImageURL") }
+        if let actionURL { try Check.httpsURL(actionURL, "\(field).actionURL") }
+        if let actionPath { try Check.appPath(actionPath, "\(field).actionPath") }
+        if actionPath != nil, actionURL != nil {
+            throw ValidationError.invalid("\(field).actionPath", "and \(field).actionURL cannot both be set: choose one.")
+        }
+    }
+}
+
+extension PushOptions {
+    /// Checks TTL, collapse id and sound against ``Limits``.
+    public func validate() throws { try validate(field: "push") }
+
+    func validate(field: String) throws {
+        if let ttlSeconds, !(0...Limits.pushTTLMaxSeconds).contains(ttlSeconds) {
+            throw ValidationError(
+                field: "\(field).ttlSeconds", code: "out_of_range",
+                message: "\(field).ttlSeconds must be between 0 and \(Limits.pushTTLMaxSeconds) (28 days).")
+        }
+        if let collapseId {
+            if collapseId.isEmpty { throw ValidationError.invalid("\(field).collapseId", "must not be empty.") }
+            if collapseId.utf8.count > Limits.collapseIdMaxBytes {
+                throw ValidationError.tooLong("\(field).collapseId", max: Limits.collapseIdMaxBytes, unit: "bytes")
+            }
+        }
+        if let sound {
+            if sound.isEmpty { throw ValidationError.invalid("\(field).sound", "must not be empty; omit it for no sound.") }
+            try Check.maxLength(sound, "\(field).sound", Limits.soundMaxLength)
+            if Check.hasControl(sound) || sound.contains("/") || sound.contains("\\") {
+                throw ValidationError.invalid("\(field).sound", "must be a sound file name without slashes or control characters.")
+            }
+        }
+    }
+}

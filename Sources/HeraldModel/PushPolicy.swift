@@ -1,0 +1,66 @@
+import Foundation
+
+/// What to do with one push for one user.
+public enum PushDecision: Sendable, Equatable {
+    case send
+    case skip(reason: PushSkipReason)
+    /// Quiet hours: send at `until`, when the window ends.
+    case `defer`(until: Date)
+}
+
+/// Why a push was not sent; recorded on the delivery.
+public enum PushSkipReason: String, Codable, Sendable, Equatable, CaseIterable {
+    /// The user's master switch is off.
+    case globalOff = "global_off"
+    /// The OS permission was denied.
+    case osDenied = "os_denied"
+    /// The user switched the notification's category off.
+    case categoryOff = "category_off"
+    /// The user switched this type off.
+    case typeDisabled = "type_disabled"
+}
+
+/// The server's push policy, pure so it can be tested and reused by every delivery path.
+public enum PushPolicy {
+    /// Decides whether a push of `type` (in `category`, as the catalog assigned it) goes out
+    /// now, later or never.
+    ///
+    /// In order: the master switch must be on; the OS permission must not be denied
+    /// (`nil`, never asked, does not block); the category must not be switched off and the
+    /// type must not be disabled (both ignored for a category that cannot be opted out of,
+    /// such as account, PREFS-06); inside quiet hours the push waits until they end.
+    /// A disabled type also covers its sub-types: disabling `promo.flash` skips
+    /// `promo.flash.weekend`, never `promo.flashy`. A category is enabled unless stored as `false`.
+    public static func decide(
+        preferences: Preferences, type: String, category: String?, catalog: Catalog, now: Date
+    ) -> PushDecision {
+        if !preferences.globalEnabled { return .skip(reason: .globalOff) }
+        if preferences.osPermissionGranted == false { return .skip(reason: .osDenied) }
+        let exempt = category.map(isExempt(catalog: catalog)) ?? false
+        if !exempt {
+            if let category, preferences.categories[category] == false { return .skip(reason: .categoryOff) }
+            if isDisabled(type: type, in: preferences.disabledTypes) { return .skip(reason: .typeDisabled) }
+        }
+        if let quietHours = preferences.quietHours, let end = quietHours.end(ifContaining: now) {
+            return .defer(until: end)
+        }
+        return .send
+    }
+
+    /// Whether `category` ignores the user's switches: the account category, and any
+    /// catalog category without a preference toggle.
+    private static func isExempt(catalog: Catalog) -> (String) -> Bool {
+        { category in
+            if category == Catalog.accountCategoryID { return true }
+            if let known = catalog.category(id: category) { return !known.canOptOut }
+            return false
+        }
+    }
+
+    /// Whether `type` or one of its dotted ancestors is listed.
+    static func isDisabled(type: String, in disabled: [String]) -> Bool {
+        disabled.contains { entry in
+            type == entry || (type.hasPrefix(entry) && type.dropFirst(entry.count).first == ".")
+        }
+    }
+}

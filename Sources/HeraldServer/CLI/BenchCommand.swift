@@ -1,0 +1,65 @@
+import Foundation
+import HeraldModel
+import HeraldStore
+
+/// `herald bench seed` and `herald bench tokens`: data for the benchmark scripts.
+struct BenchCommand {
+    let cli: HeraldCLI
+
+    func run(_ raw: [String]) async throws -> Int32 {
+        guard let sub = raw.first, sub != "--help" else {
+            cli.out(Help.bench)
+            return raw.isEmpty ? 2 : 0
+        }
+        let args = try Arguments(Array(raw.dropFirst()), valued: ["database", "users", "notifications", "output", "user-token-secret"], environment: cli.environment)
+        if args.has("help") { cli.out(Help.bench); return 0 }
+        var configuration = HeraldConfiguration()
+        configuration.databaseURL = args.value("database") ?? cli.environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
+        configuration.userTokenSecret = args.value("user-token-secret")
+        let users = try args.int("users", default: 10_000, range: 1...1_000_000)
+        switch sub {
+        case "seed":
+            let total = try args.int("notifications", default: 1_000_000, range: 1...100_000_000)
+            try await seed(configuration: configuration, users: users, total: total)
+        case "tokens":
+            guard let output = args.value("output") else { throw CLIError("--output FILE is required") }
+            let app = try await HeraldApplication(configuration: configuration, logger: .init(label: "herald", level: .warning))
+            let tokens = try (0..<users).map { try app.userToken(for: Self.userID($0), ttl: 86_400) }
+            try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
+            cli.out("wrote \(users) user tokens to \(output)")
+        default:
+            throw CLIError("unknown bench command \"\(sub)\"; use `bench seed` or `bench tokens`")
+        }
+        return 0
+    }
+
+    static func userID(_ index: Int) -> String { "bench-user-\(index)" }
+
+    /// Publishes `total` notifications round-robin over `users`, 1,000 recipients per transaction.
+    private func seed(configuration: HeraldConfiguration, users: Int, total: Int) async throws {
+        let store = try StoreFactory.open(url: configuration.databaseURL)
+        let types = ["order.shipped", "promo.flash", "loyalty.points", "reminder.expiry", "account.security", "system.news"]
+        let started = ContinuousClock.now
+        var written = 0
+        var batchIndex = 0
+        while written < total {
+            let count = min(1_000, total - written)
+            let now = Date()
+            let batch = (0..<count).map { offset in
+                let sequence = written + offset
+                let type = types[(sequence / users) % types.count]
+                return NewNotification(
+                    id: UUID().uuidString.lowercased(), userID: Self.userID(sequence % users), type: type,
+                    category: Catalog.standard.category(forType: type), hidden: false,
+                    title: "Notification \(sequence)", body: "Seeded for the inbox benchmark, number \(sequence).",
+                    data: ["orderId": String(sequence)], deepLink: nil, detail: nil, push: nil, createdAt: now)
+            }
+            _ = try await store.publish(batch, idempotency: nil)
+            written += count
+            batchIndex += 1
+            if batchIndex % 100 == 0 { cli.out("seeded \(written)/\(total)") }
+        }
+        let elapsed = ContinuousClock.now - started
+        cli.out("seeded \(written) notifications for \(users) users in \(elapsed)")
+    }
+}

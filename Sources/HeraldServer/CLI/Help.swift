@@ -1,0 +1,105 @@
+import HeraldHTTP
+
+/// Usage text of every command.
+enum Help {
+    static let main = """
+        herald: the Herald notification server.
+
+        Usage: herald <command> [options]
+
+        Commands:
+          serve         Run the server (inbox, preferences, devices, live updates, app config).
+          migrate       Apply database migrations and exit.
+          keys create   Create a publisher API key (printed once, stored as a hash).
+          token         Mint a user token for development.
+          send          Publish a notification from the shell (development).
+          bench         Seed data and mint tokens for scripts/bench-inbox.sh.
+
+        Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
+        Flags win over the environment. Run `herald <command> --help` for a command's options.
+
+        Example:
+          herald serve --port 8080 --database sqlite:./herald.db
+        """
+
+    static let serve = """
+        Usage: herald serve [--host 127.0.0.1] [--port 8080] [--database URL]
+
+        Options (environment twin in brackets):
+          --host HOST                 Address to listen on [HERALD_HOST] (default 127.0.0.1)
+          --port PORT                 Port, 0 picks a free one [HERALD_PORT] (default 8080)
+          --database URL              sqlite:./herald.db, sqlite:///abs/path.db or sqlite::memory:
+                                      [HERALD_DATABASE_URL] (default sqlite:./herald.db)
+          --user-token-secret SECRET  HS256 secret for user tokens [HERALD_USER_TOKEN_SECRET]
+                                      (generated and kept in the database when unset)
+          --max-body-bytes N          Largest request body; larger gets 413 [HERALD_MAX_BODY_BYTES]
+                                      (default 1048576)
+          --log-level LEVEL           trace, debug, info, notice, warning, error, critical
+                                      [HERALD_LOG_LEVEL] (default info)
+
+        SIGTERM or SIGINT stops accepting, lets in-flight requests finish and exits.
+
+        Example:
+          HERALD_PORT=9000 herald serve --database sqlite:/var/lib/herald/herald.db
+        """
+
+    static let migrate = """
+        Usage: herald migrate [--database URL]
+
+        Applies the numbered migrations the database lacks and exits. `serve` does this too.
+        """
+
+    static let keys = """
+        Usage: herald keys create [--name NAME] [--database URL]
+
+        Creates a publisher API key. The key is the last line of the output; only its SHA-256
+        hash is stored, so keep it. Publishers send it as `Authorization: Bearer <key>`.
+
+        Example:
+          KEY=$(herald keys create --name backend | tail -n 1)
+        """
+
+    static let token = """
+        Usage: herald token --user ID [--ttl SECONDS] [--database URL] [--user-token-secret SECRET]
+
+        Mints an HS256 user token for ID, signed with the server's secret (read from the
+        database unless given). The token is the last line of the output. Default TTL 86400 s.
+
+        Example:
+          TOKEN=$(herald token --user alice | tail -n 1)
+          curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/v1/me/notifications
+        """
+
+    static let send = """
+        Usage: herald send --user ID --type TYPE --title TITLE --body BODY [--deep-link URL]
+                           [--no-push] [--url http://127.0.0.1:8080] [--api-key KEY] [--database URL]
+
+        Publishes one notification through a running server's POST /v1/notifications.
+        Without --api-key (HERALD_API_KEY), creates a key named "herald send" in the database.
+
+        Example:
+          herald send --user alice --type order.shipped --title "Your order shipped" --body "Arrives Friday"
+        """
+}
+
+extension Help {
+    static let bench = """
+        Usage: herald bench seed [--users 10000] [--notifications 1000000] [--database URL]
+               herald bench tokens --output FILE [--users 10000] [--database URL]
+
+        `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
+        1,000 per transaction. `tokens` writes one user token per line for those users.
+        """
+}
+
+extension Logger.Level {
+    /// Parses `info`, `warning`, ...
+    init?(name: String) {
+        let all: [(String, Logger.Level)] = [
+            ("trace", .trace), ("debug", .debug), ("info", .info), ("notice", .notice),
+            ("warning", .warning), ("error", .error), ("critical", .critical),
+        ]
+        guard let match = all.first(where: { $0.0 == name.lowercased() }) else { return nil }
+        self = match.1
+    }
+}

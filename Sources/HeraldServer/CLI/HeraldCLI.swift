@@ -1,0 +1,171 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+import HeraldStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `herald` command line: `serve`, `migrate`, `keys create`, `token`, `send`.
+public struct HeraldCLI: Sendable {
+    let environment: [String: String]
+    let out: @Sendable (String) -> Void
+    let err: @Sendable (String) -> Void
+
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        out: @escaping @Sendable (String) -> Void = { print($0) },
+        err: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        self.environment = environment
+        self.out = out
+        self.err = err
+    }
+
+    /// Runs one command line (without the program name) and returns the exit status.
+    public func run(_ arguments: [String]) async -> Int32 {
+        guard let command = arguments.first, command != "--help", command != "-h", command != "help" else {
+            out(Help.main)
+            return arguments.isEmpty ? 2 : 0
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "serve": return try await serve(rest)
+            case "migrate": return try await migrate(rest)
+            case "keys": return try await keys(rest)
+            case "token": return try await token(rest)
+            case "send": return try await send(rest)
+            case "bench": return try await BenchCommand(cli: self).run(rest)
+            default: throw CLIError("unknown command \"\(command)\"")
+            }
+        } catch let error as CLIError {
+            err("herald: \(error.description)\nRun `herald \(command == "keys" ? "keys create" : command) --help` for usage.")
+            return 2
+        } catch {
+            err("herald: \(error)")
+            return 1
+        }
+    }
+
+    private func serve(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(
+            raw, valued: ["host", "port", "database", "user-token-secret", "max-body-bytes", "log-level"],
+            environment: environment)
+        if args.has("help") { out(Help.serve); return 0 }
+        var configuration = try configuration(args)
+        configuration.host = args.value("host") ?? configuration.host
+        configuration.port = try args.int("port", default: 8080, range: 0...65535)
+        configuration.maxBodyBytes = try args.int("max-body-bytes", default: 1_048_576, range: 1024...(64 << 20))
+        configuration.userTokenSecret = args.value("user-token-secret")
+        if let level = args.value("log-level") {
+            guard let parsed = Logger.Level(name: level) else {
+                throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            configuration.logLevel = parsed
+        }
+        let app = try await HeraldApplication(
+            configuration: configuration, logger: Logger(label: "herald", level: configuration.logLevel))
+        try app.start()
+        let signal = await SignalHandling.waitForTermination()
+        err("herald: received signal \(signal), draining")
+        await app.stop()
+        return 0
+    }
+
+    private func migrate(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(raw, valued: ["database"], environment: environment)
+        if args.has("help") { out(Help.migrate); return 0 }
+        let url = try configuration(args).databaseURL
+        let store = try SQLiteStore.open(url: url)
+        let applied = try store.migrate()
+        out(applied.isEmpty ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+        return 0
+    }
+
+    private func keys(_ raw: [String]) async throws -> Int32 {
+        guard let sub = raw.first, sub != "--help" else {
+            out(Help.keys)
+            return raw.isEmpty ? 2 : 0
+        }
+        guard sub == "create" else { throw CLIError("unknown keys command \"\(sub)\"; the one command is `keys create`") }
+        let args = try Arguments(Array(raw.dropFirst()), valued: ["name", "database"], environment: environment)
+        if args.has("help") { out(Help.keys); return 0 }
+        let name = args.values["name"] ?? "default"
+        guard (1...100).contains(name.count) else { throw CLIError("--name must be 1 to 100 characters") }
+        let app = try await HeraldApplication(configuration: try configuration(args), logger: quietLogger)
+        let key = try await app.createAPIKey(name: name)
+        out("Created publisher API key \"\(name)\". It is shown once; only its hash is stored.")
+        out(key)
+        return 0
+    }
+
+    private func token(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(raw, valued: ["user", "ttl", "database", "user-token-secret"], environment: environment)
+        if args.has("help") { out(Help.token); return 0 }
+        guard let user = args.values["user"] else { throw CLIError("--user is required") }
+        do {
+            try Validate.userID(user, field: "--user")
+        } catch let error as ValidationError {
+            throw CLIError(error.message)
+        }
+        let ttl = try args.int("ttl", default: 86_400, range: 1...(365 * 86_400))
+        var configuration = try configuration(args)
+        configuration.userTokenSecret = args.value("user-token-secret")
+        let app = try await HeraldApplication(configuration: configuration, logger: quietLogger)
+        out("User token for \(user), valid for \(ttl) s:")
+        out(try app.userToken(for: user, ttl: TimeInterval(ttl)))
+        return 0
+    }
+
+    private func send(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(
+            raw, valued: ["user", "type", "title", "body", "deep-link", "url", "api-key", "database"],
+            switches: ["no-push"], environment: environment)
+        if args.has("help") { out(Help.send); return 0 }
+        guard let user = args.values["user"], let type = args.values["type"],
+            let title = args.values["title"], let body = args.values["body"]
+        else { throw CLIError("--user, --type, --title and --body are required") }
+        let request = PublishRequest(
+            recipients: [user], type: type, title: title, body: body, deepLink: args.values["deep-link"],
+            push: PushOptions(send: !args.has("no-push")))
+        do {
+            try request.validate()
+        } catch let error as ValidationError {
+            throw CLIError(error.message)
+        }
+        let apiKey: String
+        if let configured = args.value("api-key") {
+            apiKey = configured
+        } else {
+            let app = try await HeraldApplication(configuration: try configuration(args), logger: quietLogger)
+            apiKey = try await app.createAPIKey(name: "herald send")
+        }
+        let base = args.value("url") ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: base + "/v1/notifications") else { throw CLIError("--url is not a URL") }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = "POST"
+        urlRequest.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        urlRequest.httpBody = try JSONEncoder().encode(request)
+        let (data, response) = try await URLSession.shared.data(for: urlRequest)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let text = String(decoding: data, as: UTF8.self)
+        guard status == 202 else {
+            err("herald: the server answered \(status): \(text)")
+            return 1
+        }
+        out(text)
+        return 0
+    }
+
+    private func configuration(_ args: Arguments) throws -> HeraldConfiguration {
+        var configuration = HeraldConfiguration()
+        configuration.databaseURL = args.value("database") ?? environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
+        configuration.userTokenSecret = args.value("user-token-secret")
+        return configuration
+    }
+
+    private var quietLogger: Logger { Logger(label: "herald", level: .warning) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+import HeraldStore
+import Synchronization
+
+/// The running server: store, routes, live hub and background jobs, started and stopped together.
+public final class HeraldApplication: Sendable {
+    public let configuration: HeraldConfiguration
+    let services: Services
+    let router: Router
+    private let http: HTTPServer
+    private let logger: Logger
+    private let background = Mutex<[Task<Void, Never>]>([])
+
+    /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
+    public init(
+        configuration: HeraldConfiguration, store: (any HeraldStore)? = nil,
+        logger: Logger = Logger(label: "herald"), now: @escaping @Sendable () -> Date = Date.init
+    ) async throws {
+        self.configuration = configuration
+        self.logger = logger
+        let store = try store ?? StoreFactory.open(url: configuration.databaseURL)
+        let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
+        let hub = LiveHub()
+        let metrics = Metrics(gauges: { [hub] in
+            [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
+        })
+        let services = Services(
+            store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
+            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, now: now)
+        self.services = services
+        self.router = Self.routes(services)
+
+        var http = HTTPServerConfiguration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.maxBodyBytes = configuration.maxBodyBytes
+        http.idleTimeout = configuration.idleTimeout
+        http.requestTimeout = configuration.requestTimeout
+        http.threadPoolSize = configuration.threadPoolSize
+        self.http = HTTPServer(configuration: http, responder: router, logger: logger)
+    }
+
+    /// Every route of the contract, behind access logging and metrics.
+    static func routes(_ services: Services) -> Router {
+        var router = Router()
+        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: MetricsMiddleware(metrics: services.metrics))
+        OperationRoutes(services: services).register(in: &router)
+        InboxRoutes(services: services).register(in: &router)
+        StreamRoutes(services: services).register(in: &router)
+        PreferenceRoutes(services: services).register(in: &router)
+        DeviceRoutes(services: services).register(in: &router)
+        EventRoutes(services: services).register(in: &router)
+        AppConfigRoutes(services: services).register(in: &router)
+        PublisherRoutes(services: services).register(in: &router)
+        return router
+    }
+
+    /// The database this server runs on.
+    public var store: any HeraldStore { services.store }
+
+    /// The bound port (the configured one, or the one picked for port 0).
+    public var port: Int { http.port }
+
+    /// Every (method, path pattern) the server answers.
+    public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
+
+    /// Starts listening and the background jobs (heartbeats, event-log pruning).
+    public func start() throws {
+        try http.start()
+        let hub = services.hub
+        let store = services.store
+        let heartbeat = configuration.heartbeatInterval
+        let retention = configuration.streamRetention
+        let logger = logger
+        let now = services.now
+        background.withLock { tasks in
+            tasks.append(Task.detached {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    hub.heartbeat()
+                }
+            })
+            tasks.append(Task.detached {
+                while !Task.isCancelled {
+                    let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
+                    do {
+                        _ = try await store.pruneStreamEvents(olderThan: cutoff)
+                    } catch {
+                        logger.warning("pruning stream events failed", metadata: ["error": "\(error)"])
+                    }
+                    try? await Task.sleep(for: .seconds(3600))
+                }
+            })
+        }
+        logger.info("herald listening", metadata: ["host": configuration.host, "port": String(port)])
+    }
+
+    /// Graceful stop: no new connections, in-flight requests finish, streams end.
+    public func stop() async {
+        for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+        services.hub.closeAll()
+        await http.stop()
+        logger.info("herald stopped")
+    }
+
+    /// How many requests were answered with a 5xx (each one is a bug).
+    public var serverErrorCount: Int { services.metrics.serverErrorCount }
+
+    /// Mints a user token signed with this server's secret (development and tests).
+    public func userToken(for userID: String, ttl: TimeInterval = 3600) throws -> String {
+        try UserTokens.mint(user: userID, ttl: ttl, secret: services.auth.userTokenSecret, now: services.now())
+    }
+
+    /// Creates a publisher API key and returns it; only its hash is stored.
+    public func createAPIKey(name: String) async throws -> String {
+        let (key, record) = APIKeys.generate(name: name, now: services.now())
+        try await services.store.createAPIKey(record)
+        return key
+    }
+}

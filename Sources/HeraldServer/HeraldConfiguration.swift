@@ -1,0 +1,23 @@
+import Foundation
+import HeraldHTTP
+
+/// Everything `herald serve` can be told. Every field has a flag and an environment twin.
+public struct HeraldConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// `sqlite:./herald.db` (default), `sqlite::memory:`, or `postgres://...` (later).
+    public var databaseURL: String = "sqlite:./herald.db"
+    /// HS256 secret for user tokens; generated and stored in the database when `nil`.
+    public var userTokenSecret: String?
+    public var maxBodyBytes: Int = 1_048_576
+    public var idleTimeout: Duration = .seconds(60)
+    public var requestTimeout: Duration = .seconds(30)
+    /// Comment sent on every open stream so idle connections stay open.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long stream events are kept for `Last-Event-ID` resume.
+    public var streamRetention: Duration = .seconds(7 * 24 * 3600)
+    public var threadPoolSize: Int = 2
+    public var logLevel: Logger.Level = .info
+
+    public init() {}
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HeraldHTTP
+import Synchronization
+
+/// Request counts by route and status, and a latency histogram by route, in Prometheus text.
+final class Metrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct RequestKey: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    private struct Histogram {
+        var buckets = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
+        var count: UInt64 = 0
+        var sum: Double = 0
+    }
+
+    private struct State {
+        var requests: [RequestKey: UInt64] = [:]
+        var latency: [String: Histogram] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let gauges: @Sendable () -> [(name: String, help: String, value: Double)]
+
+    /// `gauges` are read at scrape time (open streams, ...).
+    init(gauges: @escaping @Sendable () -> [(name: String, help: String, value: Double)] = { [] }) {
+        self.gauges = gauges
+    }
+
+    /// Requests answered with a 5xx; each one is a bug.
+    var serverErrorCount: Int {
+        state.withLock { state in
+            Int(state.requests.filter { $0.key.status >= 500 }.values.reduce(0, +))
+        }
+    }
+
+    func record(method: String, route: String, status: Int, seconds: Double) {
+        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
+        state.withLock { state in
+            state.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
+            var histogram = state.latency[route] ?? Histogram()
+            if let bucket { histogram.buckets[bucket] += 1 }
+            histogram.count += 1
+            histogram.sum += seconds
+            state.latency[route] = histogram
+        }
+    }
+
+    /// The Prometheus text exposition (version 0.0.4).
+    func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var out = "# HELP herald_http_requests_total HTTP requests by method, route and status.\n"
+        out += "# TYPE herald_http_requests_total counter\n"
+        for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "herald_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        }
+        out += "# HELP herald_http_request_duration_seconds HTTP request latency by route.\n"
+        out += "# TYPE herald_http_request_duration_seconds histogram\n"
+        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+            let label = Self.escape(route)
+            var cumulative: UInt64 = 0
+            for (index, bound) in Self.latencyBuckets.enumerated() {
+                cumulative += histogram.buckets[index]
+                out += "herald_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "herald_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"+Inf\"} \(histogram.count)\n"
+            out += "herald_http_request_duration_seconds_sum{route=\"\(label)\"} \(histogram.sum)\n"
+            out += "herald_http_request_duration_seconds_count{route=\"\(label)\"} \(histogram.count)\n"
+        }
+        for gauge in gauges() {
+            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+        }
+        return out
+    }
+
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}
+
+/// Records every answered request in ``Metrics`` under its route pattern (not its raw path,
+/// so ids do not explode the label set).
+struct MetricsMiddleware: Middleware {
+    let metrics: Metrics
+
+    func handle(
+        _ request: Request, context: RequestContext,
+        next: @Sendable (Request, RequestContext) async throws -> Response
+    ) async throws -> Response {
+        let route = context.route ?? "unmatched"
+        do {
+            let response = try await next(request, context)
+            record(request, route: route, status: response.status, context: context)
+            return response
+        } catch let error as HTTPError {
+            record(request, route: route, status: error.status, context: context)
+            throw error
+        } catch {
+            record(request, route: route, status: 500, context: context)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, route: String, status: Int, context: RequestContext) {
+        let elapsed = ContinuousClock.now - context.startTime
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(method: request.method.rawValue, route: route, status: status, seconds: seconds)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+
+/// Device tokens: the app registers and unregisters its own; publishers list and remove.
+struct DeviceRoutes {
+    let services: Services
+
+    func register(in router: inout Router) {
+        router.add(.POST, "/v1/me/devices", registerDevice)
+        router.add(.DELETE, "/v1/me/devices/{token}", unregister)
+        router.add(.GET, "/v1/users/{id}/devices", list)
+        router.add(.DELETE, "/v1/users/{id}/devices/{token}", remove)
+    }
+
+    @Sendable func registerDevice(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        var registration = try JSONBody.decode(DeviceRegistration.self, from: request)
+        do {
+            try registration.validate()
+        } catch let error as ValidationError {
+            throw error.httpError
+        }
+        registration.token = registration.normalizedToken
+        let device = try await services.store.upsertDevice(userID: userID, registration, at: services.now())
+        return try Response.json(device)
+    }
+
+    /// PUSH-13: sign-out removes the token. Idempotent; another user's token is never touched.
+    @Sendable func unregister(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        _ = try await services.store.deleteDevice(userID: userID, token: context.parameter("token"))
+        return .noContent()
+    }
+
+    @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
+        _ = try await services.auth.publisher(request)
+        let userID = try Self.userID(context)
+        return try Response.json(DeviceList(items: try await services.store.devices(userID: userID)))
+    }
+
+    @Sendable func remove(_ request: Request, _ context: RequestContext) async throws -> Response {
+        _ = try await services.auth.publisher(request)
+        let userID = try Self.userID(context)
+        guard try await services.store.deleteDevice(userID: userID, token: context.parameter("token")) else {
+            throw HTTPError(404, code: "not_found", message: "No such device for this user.")
+        }
+        return .noContent()
+    }
+
+    private static func userID(_ context: RequestContext) throws -> String {
+        let userID = context.parameter("id")
+        do {
+            try Validate.userID(userID, field: "id")
+        } catch let error as ValidationError {
+            throw error.httpError
+        }
+        return userID
+    }
+}

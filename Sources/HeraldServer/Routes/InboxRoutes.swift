@@ -1,0 +1,108 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+import HeraldStore
+
+/// The app's inbox: list, detail, read, seen, delete and counts.
+struct InboxRoutes {
+    let services: Services
+
+    /// Page size bounds of `GET /v1/me/notifications`.
+    static let defaultLimit = 20
+    static let maxLimit = 100
+
+    func register(in router: inout Router) {
+        router.add(.GET, "/v1/me/notifications", list)
+        router.add(.POST, "/v1/me/notifications/seen", markAllSeen)
+        router.add(.GET, "/v1/me/notifications/{id}", detail)
+        router.add(.POST, "/v1/me/notifications/{id}/read", markRead)
+        router.add(.DELETE, "/v1/me/notifications/{id}", delete)
+        router.add(.GET, "/v1/me/counts", counts)
+    }
+
+    @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        let limit = try Self.limit(request.query["limit"])
+        let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
+            if raw.isEmpty { return nil }
+            guard let seq = InboxCursor.decode(raw) else {
+                throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
+            }
+            return seq
+        }
+        let category = try category(request.query["category"])
+        let page = try await services.store.inboxPage(
+            userID: userID, category: category, beforeSeq: beforeSeq, limit: limit)
+        let nextCursor = page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil
+        return try Response.json(
+            NotificationPage(
+                items: page.items, nextCursor: nextCursor,
+                unreadCount: page.counts.unread, unseenCount: page.counts.unseen))
+    }
+
+    @Sendable func detail(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        guard let item = try await services.store.notification(userID: userID, id: context.parameter("id")) else {
+            throw HTTPError.notificationNotFound
+        }
+        return try Response.json(item)
+    }
+
+    @Sendable func markRead(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        guard let outcome = try await services.store.markRead(userID: userID, id: context.parameter("id"), at: services.now()) else {
+            throw HTTPError.notificationNotFound
+        }
+        announce(outcome, for: userID)
+        return try Response.json(outcome.notification)
+    }
+
+    @Sendable func markAllSeen(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        let counts = try await services.store.markAllSeen(userID: userID, at: services.now())
+        services.hub.publish(counts: counts, for: userID)
+        return try Response.json(counts)
+    }
+
+    @Sendable func delete(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        guard let outcome = try await services.store.delete(userID: userID, id: context.parameter("id"), at: services.now()) else {
+            throw HTTPError.notificationNotFound
+        }
+        announce(outcome, for: userID)
+        return .noContent()
+    }
+
+    @Sendable func counts(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        return try Response.json(try await services.store.counts(userID: userID))
+    }
+
+    private func announce(_ outcome: ChangeOutcome, for userID: String) {
+        guard let event = outcome.event else { return }
+        services.hub.publish([event])
+        services.hub.publish(counts: outcome.counts, for: userID)
+    }
+
+    private static func limit(_ raw: String?) throws -> Int {
+        guard let raw else { return defaultLimit }
+        guard let limit = Int(raw), (1...maxLimit).contains(limit) else {
+            throw HTTPError(400, code: "invalid_limit", message: "`limit` must be a whole number from 1 to \(maxLimit).")
+        }
+        return limit
+    }
+
+    /// `nil` or `all` for every type; otherwise a category of the catalog in force.
+    private func category(_ raw: String?) throws -> String? {
+        guard let raw, !raw.isEmpty, raw != "all" else { return nil }
+        guard services.appConfig.catalog.category(id: raw) != nil else {
+            throw HTTPError(400, code: "unknown_category", message: "`category` \"\(raw.prefix(64))\" is not a catalog category.")
+        }
+        return raw
+    }
+}
+
+extension HTTPError {
+    /// The one answer for a bad id, another user's notification, a deleted one or an admin one.
+    static let notificationNotFound = HTTPError(404, code: "not_found", message: "No such notification.")
+}

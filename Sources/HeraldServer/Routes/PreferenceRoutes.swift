@@ -1,0 +1,53 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+
+/// Preferences, the OS permission decision and the start-up permission sync.
+struct PreferenceRoutes {
+    let services: Services
+
+    func register(in router: inout Router) {
+        router.add(.GET, "/v1/me/preferences", read)
+        router.add(.PATCH, "/v1/me/preferences", patch)
+        router.add(.POST, "/v1/me/permission", recordDecision)
+        router.add(.POST, "/v1/me/permission/sync", sync)
+    }
+
+    @Sendable func read(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        return try Response.json(try await services.preferences(of: userID))
+    }
+
+    @Sendable func patch(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        let patch = try JSONBody.decode(PreferencesPatch.self, from: request)
+        do {
+            try patch.validate(catalog: services.appConfig.catalog)
+        } catch let error as ValidationError {
+            throw error.httpError
+        }
+        let saved = try await services.updatePreferences(of: userID) { $0 = $0.applying(patch) }
+        return try Response.json(saved)
+    }
+
+    @Sendable func recordDecision(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        let decision = try JSONBody.decode(PermissionDecision.self, from: request)
+        let saved = try await services.updatePreferences(of: userID) { $0 = $0.recording(decision: decision.granted) }
+        return try Response.json(saved)
+    }
+
+    /// SYNC-01..03: the OS status read at app start brings the stored switch in line.
+    @Sendable func sync(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try services.auth.user(request)
+        let sync = try JSONBody.decode(PermissionSync.self, from: request)
+        let current = try await services.preferences(of: userID)
+        guard current.syncing(status: sync.status) != nil else {
+            return try Response.json(current)
+        }
+        let saved = try await services.updatePreferences(of: userID) { stored in
+            if let synced = stored.syncing(status: sync.status) { stored = synced }
+        }
+        return try Response.json(saved)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HeraldCrypto
+import HeraldHTTP
+import HeraldModel
+import HeraldStore
+
+/// `POST /v1/notifications`: one notification per recipient, written with its live events
+/// in one transaction, and at most once per `Idempotency-Key`.
+struct PublisherRoutes {
+    let services: Services
+
+    /// How long an `Idempotency-Key` answers its first result.
+    static let idempotencyWindow: TimeInterval = 24 * 3600
+    static let maxIdempotencyKeyLength = 255
+
+    func register(in router: inout Router) {
+        router.add(.POST, "/v1/notifications", publish)
+    }
+
+    @Sendable func publish(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let key = try await services.auth.publisher(request)
+        let idempotencyKey = try Self.idempotencyKey(request)
+        var publish = try JSONBody.decode(PublishRequest.self, from: request)
+        do {
+            try publish.validate()
+        } catch let error as ValidationError {
+            throw error.httpError
+        }
+        if let html = publish.detail?.html {
+            publish.detail?.html = HTMLSanitizer.sanitize(html)
+        }
+        let now = services.now()
+        let catalog = services.appConfig.catalog
+        let notifications = publish.recipients.map { recipient in
+            NewNotification(
+                id: UUID().uuidString.lowercased(), userID: recipient, type: publish.type,
+                category: catalog.category(forType: publish.type), hidden: catalog.isHidden(type: publish.type),
+                title: publish.title, body: publish.body, data: publish.data ?? [:], deepLink: publish.deepLink,
+                detail: publish.detail, push: publish.push, createdAt: now)
+        }
+        let claim = try idempotencyKey.map { idempotencyKey in
+            IdempotencyClaim(
+                apiKeyID: key.id, key: idempotencyKey, requestHash: try Self.fingerprint(publish),
+                notBefore: now.addingTimeInterval(-Self.idempotencyWindow))
+        }
+        switch try await services.store.publish(notifications, idempotency: claim) {
+        case .created(let events, let counts):
+            services.hub.publish(events)
+            for (userID, userCounts) in counts { services.hub.publish(counts: userCounts, for: userID) }
+            let published = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
+            return try Response.json(PublishResponse(notifications: published), status: 202)
+        case .replayed(let published):
+            var response = try Response.json(PublishResponse(notifications: published), status: 202)
+            response.headers["Idempotent-Replayed"] = "true"
+            return response
+        case .conflict:
+            throw HTTPError(
+                422, code: "idempotency_key_reused",
+                message: "This Idempotency-Key was used in the last 24 hours with a different request body.")
+        }
+    }
+
+    private static func idempotencyKey(_ request: Request) throws -> String? {
+        guard let raw = request.headers["Idempotency-Key"] else { return nil }
+        let key = raw.trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, key.count <= maxIdempotencyKeyLength,
+            key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })
+        else {
+            throw HTTPError(
+                400, code: "invalid_idempotency_key",
+                message: "Idempotency-Key must be 1 to \(maxIdempotencyKeyLength) visible ASCII characters.")
+        }
+        return key
+    }
+
+    /// A hash of the request's meaning, so whitespace and key order do not matter.
+    private static func fingerprint(_ publish: PublishRequest) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Hex.encode(SHA256.hash(Array(try encoder.encode(publish))))
+    }
+}

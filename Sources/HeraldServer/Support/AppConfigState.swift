@@ -1,0 +1,22 @@
+import Foundation
+import HeraldModel
+import HeraldStore
+import Synchronization
+
+/// The published app-config document, read once at start and replaced on `PUT /v1/app-config`.
+final class AppConfigState: Sendable {
+    private let document: Mutex<AppConfigDocument>
+
+    init(_ document: AppConfigDocument?) {
+        self.document = Mutex(document ?? AppConfigDocument())
+    }
+
+    var current: AppConfigDocument { document.withLock { $0 } }
+
+    /// The catalog in force: the published one, else the default.
+    var catalog: Catalog { document.withLock { $0.catalog ?? .standard } }
+
+    func replace(with newDocument: AppConfigDocument) {
+        document.withLock { $0 = newDocument }
+    }
+}

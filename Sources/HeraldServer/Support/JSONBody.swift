@@ -1,0 +1,97 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+
+/// Decodes request bodies and encodes answers with the contract's conventions:
+/// camelCase, RFC 3339 times, and a 400 with a message that names the field for bad input.
+enum JSONBody {
+    /// Decodes `T` from the request body; every failure is a 400 in the error shape.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) throws -> T {
+        guard !request.body.isEmpty else {
+            throw HTTPError(400, code: "invalid_json", message: "The request body must be a JSON object.")
+        }
+        do {
+            return try decoder.decode(T.self, from: Data(request.body))
+        } catch let error as DecodingError {
+            throw HTTPError(400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage)
+        } catch let error as ValidationError {
+            throw error.httpError
+        } catch {
+            throw HTTPError(400, code: "invalid_json", message: "The request body is not valid JSON.")
+        }
+    }
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an RFC 3339 time such as 2026-01-31T09:30:00Z.")
+            }
+            return date
+        }
+        return decoder
+    }()
+}
+
+/// RFC 3339 times with or without fractional seconds.
+enum RFC3339 {
+    static func parse(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
+
+extension ValidationError {
+    /// Bad input the validator found: a 400 naming the field.
+    var httpError: HTTPError {
+        HTTPError(400, code: code, message: message)
+    }
+}
+
+extension DecodingError {
+    /// True when the body was not JSON at all (as opposed to JSON of the wrong shape).
+    var isSyntaxError: Bool {
+        if case .dataCorrupted(let context) = self, context.codingPath.isEmpty {
+            return context.underlyingError != nil || context.debugDescription.contains("JSON")
+        }
+        return false
+    }
+
+    /// A message for people: which field, and what was wrong with it.
+    var humanMessage: String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let parts = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+            let joined = parts.reduce(into: "") { result, part in
+                result += part.hasPrefix("[") || result.isEmpty ? part : "." + part
+            }
+            return joined.isEmpty ? "the body" : "`\(joined)`"
+        }
+        switch self {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) has the wrong type: expected \(Self.typeName(type))."
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) must not be null: expected \(Self.typeName(type))."
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is required."
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "The request body is not valid JSON." }
+            return "\(path(context.codingPath)) is invalid: \(context.debugDescription)"
+        @unknown default:
+            return "The request body does not match the expected shape."
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+import HeraldStore
+
+/// What the route handlers share: the store, the live hub, auth, app config and the clock.
+struct Services: Sendable {
+    let store: any HeraldStore
+    let hub: LiveHub
+    let auth: Authenticator
+    let appConfig: AppConfigState
+    let metrics: Metrics
+    let now: @Sendable () -> Date
+
+    /// Default preferences filled for the current catalog.
+    func preferences(of userID: String) async throws -> Preferences {
+        let catalog = appConfig.catalog
+        let stored = try await store.preferences(userID: userID)
+        return stored?.filled(catalog: catalog) ?? .defaults(catalog: catalog)
+    }
+
+    /// Read-modify-write of one user's preferences; answers them filled for the catalog.
+    func updatePreferences(
+        of userID: String, _ update: @escaping @Sendable (inout Preferences) throws -> Void
+    ) async throws -> Preferences {
+        let catalog = appConfig.catalog
+        let saved = try await store.updatePreferences(userID: userID, initial: .defaults(catalog: catalog), update)
+        return saved.filled(catalog: catalog)
+    }
+}
+
+extension RequestContext {
+    /// A path parameter the router matched; its absence is a routing bug.
+    func parameter(_ name: String) -> String {
+        guard let value = parameters[name] else {
+            preconditionFailure("route has no parameter \(name)")
+        }
+        return value
+    }
+}

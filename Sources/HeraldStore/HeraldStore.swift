@@ -1,0 +1,249 @@
+import Foundation
+import HeraldModel
+
+/// Everything the server keeps: settings, publisher keys, the inbox with its counters and
+/// live-update log, preferences, devices, analytics events and the app config.
+///
+/// Every method that changes more than one row does so in one transaction: the rows, the
+/// user's counters and the stream events are written together or not at all.
+public protocol HeraldStore: Sendable {
+    // MARK: Settings
+
+    /// A stored setting (e.g. the generated user-token secret), or `nil`.
+    func setting(_ key: String) async throws -> String?
+    /// Stores `value` unless the key exists; returns the value now stored (race-safe).
+    func setSettingIfAbsent(_ key: String, value: String) async throws -> String
+
+    // MARK: Publisher API keys (only the hash is stored)
+
+    func createAPIKey(_ key: APIKeyRecord) async throws
+    func apiKey(hash: String) async throws -> APIKeyRecord?
+
+    // MARK: Publishing
+
+    /// Writes every notification, its user counters and its stream event in ONE transaction;
+    /// all or nothing. See ``PublishOutcome`` for idempotency.
+    func publish(_ notifications: [NewNotification], idempotency: IdempotencyClaim?) async throws -> PublishOutcome
+
+    // MARK: Inbox (never hidden `admin.*` rows, never deleted rows)
+
+    /// Newest first by `seq`; `beforeSeq` is exclusive. Items carry no `detail`.
+    func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws -> InboxPageRecord
+    /// The notification with `detail`; `nil` for a missing id, another user's, a deleted or a hidden one.
+    func notification(userID: String, id: String) async throws -> InboxNotification?
+    /// Sets `readAt` (and `seenAt` when unset). `nil` when not found (as above). Idempotent: a
+    /// second read keeps the first `readAt` and appends no event.
+    func markRead(userID: String, id: String, at: Date) async throws -> ChangeOutcome?
+    /// Sets `seenAt` on every unseen row; unread dots stay. Appends no stream event.
+    func markAllSeen(userID: String, at: Date) async throws -> Counts
+    /// Soft delete; `nil` when not found. Deleting an already-deleted own row returns an
+    /// outcome whose `event` is `nil` (idempotent).
+    func delete(userID: String, id: String, at: Date) async throws -> ChangeOutcome?
+    func counts(userID: String) async throws -> Counts
+
+    // MARK: Live-update log, for SSE Last-Event-ID resume
+
+    /// Events of `userID` with `seq > afterSeq`, oldest first, at most `limit`.
+    func streamEvents(userID: String, afterSeq: Int64, limit: Int) async throws -> [StreamEventRecord]
+    /// The newest event seq of `userID`, or 0 when there is none.
+    func latestStreamSeq(userID: String) async throws -> Int64
+    /// Deletes events created before `olderThan`; returns how many.
+    func pruneStreamEvents(olderThan: Date) async throws -> Int
+
+    // MARK: Preferences
+
+    /// `nil` when never stored (the server applies defaults).
+    func preferences(userID: String) async throws -> Preferences?
+    /// Read-modify-write in one write transaction; `update` receives the stored value or
+    /// `initial` when none; returns what was stored. A throwing `update` stores nothing.
+    /// `update` runs while the store's write lock is held: keep it short and never call the store from it.
+    func updatePreferences(
+        userID: String, initial: Preferences, _ update: @Sendable (inout Preferences) throws -> Void
+    ) async throws -> Preferences
+
+    // MARK: Devices (the token is the primary key)
+
+    /// Upserts; a token registered under another user moves to `userID` (and becomes active).
+    /// Returns the stored device.
+    func upsertDevice(userID: String, _ registration: DeviceRegistration, at: Date) async throws -> Device
+    /// Removes only this user's token; `true` if one was removed.
+    func deleteDevice(userID: String, token: String) async throws -> Bool
+    /// Newest first (most recently registered or updated).
+    func devices(userID: String) async throws -> [Device]
+
+    // MARK: Analytics
+
+    func insertEvents(userID: String, _ events: [AnalyticsEvent], receivedAt: Date) async throws
+    func eventCount(userID: String) async throws -> Int
+
+    // MARK: App config (one document)
+
+    func appConfig() async throws -> AppConfigDocument?
+    func setAppConfig(_ document: AppConfigDocument, at: Date) async throws
+
+    // MARK: Readiness
+
+    /// Throws when the database cannot answer a trivial query.
+    func ping() async throws
+}
+
+/// A publisher API key. Only the hash of the secret is stored.
+public struct APIKeyRecord: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var hash: String
+    public var createdAt: Date
+
+    public init(id: String, name: String, hash: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.hash = hash
+        self.createdAt = createdAt
+    }
+}
+
+/// One inbox row to write: one per recipient of a publish request.
+public struct NewNotification: Sendable, Equatable {
+    public var id: String
+    public var userID: String
+    public var type: String
+    public var category: String?
+    /// Never shown to app users (`admin.*`): not listed, not counted, no stream event.
+    public var hidden: Bool
+    public var title: String
+    public var body: String
+    public var data: [String: String]
+    public var deepLink: String?
+    public var detail: NotificationDetail?
+    public var push: PushOptions?
+    public var createdAt: Date
+
+    public init(
+        id: String, userID: String, type: String, category: String?, hidden: Bool = false,
+        title: String, body: String, data: [String: String] = [:], deepLink: String? = nil,
+        detail: NotificationDetail? = nil, push: PushOptions? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.userID = userID
+        self.type = type
+        self.category = category
+        self.hidden = hidden
+        self.title = title
+        self.body = body
+        self.data = data
+        self.deepLink = deepLink
+        self.detail = detail
+        self.push = push
+        self.createdAt = createdAt
+    }
+}
+
+/// The `Idempotency-Key` of a publish request.
+///
+/// The claim is recorded with the time of the batch (the `createdAt` of its first
+/// notification, which comes from the server's clock; now for an empty batch). A stored claim
+/// older than `notBefore` is expired and replaced.
+public struct IdempotencyClaim: Sendable, Equatable {
+    public var apiKeyID: String
+    public var key: String
+    public var requestHash: String
+    public var notBefore: Date
+
+    public init(apiKeyID: String, key: String, requestHash: String, notBefore: Date) {
+        self.apiKeyID = apiKeyID
+        self.key = key
+        self.requestHash = requestHash
+        self.notBefore = notBefore
+    }
+}
+
+/// What a publish did.
+public enum PublishOutcome: Sendable, Equatable {
+    /// Written. `events`: one `notification.created` per non-hidden notification, in input
+    /// order; `counts`: per recipient after the write. The claim (if any) was recorded with the
+    /// ``PublishedNotification`` list so a replay answers the same.
+    case created(events: [StreamEventRecord], counts: [String: Counts])
+    /// Same API key and key within the window and the same request hash: the first answer;
+    /// nothing written.
+    case replayed([PublishedNotification])
+    /// Same key, different request hash: nothing written.
+    case conflict
+}
+
+/// One inbox page.
+public struct InboxPageRecord: Sendable, Equatable {
+    /// Newest first; no `detail`.
+    public var items: [InboxNotification]
+    /// The seq of the last returned item (the cursor for the next page).
+    public var lastSeq: Int64?
+    public var hasMore: Bool
+    public var counts: Counts
+
+    public init(items: [InboxNotification], lastSeq: Int64?, hasMore: Bool, counts: Counts) {
+        self.items = items
+        self.lastSeq = lastSeq
+        self.hasMore = hasMore
+        self.counts = counts
+    }
+}
+
+/// The result of reading or deleting one notification.
+public struct ChangeOutcome: Sendable, Equatable {
+    /// The row after the change (no `detail`).
+    public var notification: InboxNotification
+    /// The appended `notification.updated` event; `nil` when nothing changed.
+    public var event: StreamEventRecord?
+    public var counts: Counts
+
+    public init(notification: InboxNotification, event: StreamEventRecord?, counts: Counts) {
+        self.notification = notification
+        self.event = event
+        self.counts = counts
+    }
+}
+
+/// One entry of a user's live-update log.
+public struct StreamEventRecord: Sendable, Equatable {
+    public var seq: Int64
+    public var userID: String
+    /// ``notificationCreated`` or ``notificationUpdated``.
+    public var kind: String
+    /// JSON: the ``InboxNotification`` (created) or a ``NotificationUpdated`` (updated).
+    public var payload: String
+
+    public init(seq: Int64, userID: String, kind: String, payload: String) {
+        self.seq = seq
+        self.userID = userID
+        self.kind = kind
+        self.payload = payload
+    }
+
+    public static let notificationCreated = "notification.created"
+    public static let notificationUpdated = "notification.updated"
+
+    /// The payload of a `notification.updated` event. `readAt` and `seenAt` are always
+    /// present, as `null` when unset.
+    public struct NotificationUpdated: Codable, Sendable, Equatable {
+        public var id: String
+        public var readAt: Date?
+        public var seenAt: Date?
+        public var deleted: Bool
+
+        public init(id: String, readAt: Date?, seenAt: Date?, deleted: Bool) {
+            self.id = id
+            self.readAt = readAt
+            self.seenAt = seenAt
+            self.deleted = deleted
+        }
+
+        enum CodingKeys: String, CodingKey { case id, readAt, seenAt, deleted }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(readAt, forKey: .readAt)
+            try container.encode(seenAt, forKey: .seenAt)
+            try container.encode(deleted, forKey: .deleted)
+        }
+    }
+}

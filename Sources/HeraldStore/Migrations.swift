@@ -1,0 +1,200 @@
+/// The SQL that differs between databases, kept in one place so the migrations and the
+/// statements can be shared by the SQLite store and a PostgreSQL store.
+struct SQLDialect: Sendable, Equatable {
+    enum Name: Sendable { case sqlite, postgres }
+    let name: Name
+
+    static let sqlite = SQLDialect(name: .sqlite)
+    static let postgres = SQLDialect(name: .postgres)
+
+    /// The `index`th parameter (1-based).
+    func placeholder(_ index: Int) -> String {
+        switch name {
+        case .sqlite: "?"
+        case .postgres: "$\(index)"
+        }
+    }
+
+    /// A 64-bit integer column (PostgreSQL's INTEGER is 32-bit).
+    var bigint: String {
+        switch name {
+        case .sqlite: "INTEGER"
+        case .postgres: "BIGINT"
+        }
+    }
+
+    /// A monotonic 64-bit key that is never reused, even after the newest row is deleted.
+    var sequenceKey: String {
+        switch name {
+        case .sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT"
+        case .postgres: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+        }
+    }
+
+    /// Starts a write transaction that takes the write lock at once, so read-then-write
+    /// sequences inside it cannot race another writer.
+    var beginWrite: String {
+        switch name {
+        case .sqlite: "BEGIN IMMEDIATE"
+        case .postgres: "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        }
+    }
+}
+
+/// One numbered schema change. Migrations are applied in `version` order, each in its own
+/// transaction, and recorded in `schema_migrations`.
+public struct Migration: Sendable, Equatable {
+    public var version: Int
+    public var name: String
+    /// One statement per element.
+    public var sql: [String]
+
+    public init(version: Int, name: String, sql: [String]) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}
+
+extension Migration {
+    /// Creates the table that records applied migrations (run before any migration).
+    static func bookkeeping(_ d: SQLDialect) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version \(d.bigint) PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at \(d.bigint) NOT NULL
+        )
+        """
+    }
+
+    /// Every migration of the store, oldest first. Times are INTEGER milliseconds since 1970,
+    /// booleans INTEGER 0/1, JSON documents TEXT.
+    static func all(_ d: SQLDialect) -> [Migration] {
+        [
+            Migration(
+                version: 1, name: "initial schema",
+                sql: [
+                    """
+                    CREATE TABLE settings (
+                        key TEXT PRIMARY KEY,
+                        value TEXT NOT NULL
+                    )
+                    """,
+                    """
+                    CREATE TABLE api_keys (
+                        id TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        key_hash TEXT NOT NULL UNIQUE,
+                        created_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    // `seq` orders the inbox; `hidden` marks `admin.*` rows no app user sees.
+                    """
+                    CREATE TABLE notifications (
+                        seq \(d.sequenceKey),
+                        id TEXT NOT NULL UNIQUE,
+                        user_id TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        category TEXT,
+                        hidden INTEGER NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        data TEXT NOT NULL,
+                        deep_link TEXT,
+                        detail TEXT,
+                        has_detail INTEGER NOT NULL,
+                        push TEXT,
+                        created_at \(d.bigint) NOT NULL,
+                        read_at \(d.bigint),
+                        seen_at \(d.bigint),
+                        deleted_at \(d.bigint)
+                    )
+                    """,
+                    // One inbox page reads only the page: newest first within a user (and category).
+                    """
+                    CREATE INDEX notifications_inbox ON notifications (user_id, seq)
+                    WHERE deleted_at IS NULL AND hidden = 0
+                    """,
+                    """
+                    CREATE INDEX notifications_inbox_category ON notifications (user_id, category, seq)
+                    WHERE deleted_at IS NULL AND hidden = 0
+                    """,
+                    // Unread and unseen counts, kept in the same transactions as the rows.
+                    """
+                    CREATE TABLE user_counters (
+                        user_id TEXT PRIMARY KEY,
+                        unread \(d.bigint) NOT NULL,
+                        unseen \(d.bigint) NOT NULL
+                    )
+                    """,
+                    """
+                    CREATE TABLE stream_events (
+                        seq \(d.sequenceKey),
+                        user_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        created_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX stream_events_user ON stream_events (user_id, seq)",
+                    "CREATE INDEX stream_events_created ON stream_events (created_at)",
+                    """
+                    CREATE TABLE idempotency_keys (
+                        api_key_id TEXT NOT NULL,
+                        idem_key TEXT NOT NULL,
+                        request_hash TEXT NOT NULL,
+                        response TEXT NOT NULL,
+                        created_at \(d.bigint) NOT NULL,
+                        PRIMARY KEY (api_key_id, idem_key)
+                    )
+                    """,
+                    """
+                    CREATE TABLE preferences (
+                        user_id TEXT PRIMARY KEY,
+                        global_enabled INTEGER NOT NULL,
+                        os_permission_granted INTEGER,
+                        categories TEXT NOT NULL,
+                        disabled_types TEXT NOT NULL,
+                        quiet_hours TEXT
+                    )
+                    """,
+                    """
+                    CREATE TABLE devices (
+                        token TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        provider TEXT NOT NULL,
+                        platform TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        app_version TEXT,
+                        locale TEXT,
+                        time_zone TEXT,
+                        active INTEGER NOT NULL,
+                        created_at \(d.bigint) NOT NULL,
+                        updated_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX devices_user ON devices (user_id, updated_at)",
+                    """
+                    CREATE TABLE analytics_events (
+                        seq \(d.sequenceKey),
+                        user_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        at \(d.bigint) NOT NULL,
+                        properties TEXT,
+                        received_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX analytics_events_user ON analytics_events (user_id)",
+                    """
+                    CREATE TABLE app_config (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        document TEXT NOT NULL,
+                        updated_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                ]
+            )
+        ]
+    }
+}

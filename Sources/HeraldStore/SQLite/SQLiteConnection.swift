@@ -1,0 +1,241 @@
+import CSQLite
+import Foundation
+
+/// Owns one `sqlite3*` handle and its prepared-statement cache; closes both in `deinit`.
+///
+/// Not thread-safe: a connection is only ever used by whoever holds its lock
+/// (see ``SQLiteConnectionPool``). It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    /// Prepared statements keyed by SQL text. Statement texts never hold values, so the
+    /// number of keys is bounded by the store's code paths.
+    private var cache: [String: SQLiteStatement] = [:]
+    static let dialect = SQLDialect.sqlite
+
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard let db else {
+            throw StoreError(code: .sqlite, resultCode: rc, message: "cannot open database at \(path)")
+        }
+        do {
+            try sqliteCheck(rc, db: db, sql: nil)
+            try sqliteCheck(sqlite3_extended_result_codes(db, 1), db: db, sql: nil)
+            try sqliteCheck(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), db: db, sql: nil)
+        } catch {
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+    }
+
+    deinit {
+        cache.removeAll()  // finalizes every statement before the handle goes
+        sqlite3_close_v2(handle)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    // MARK: Statements
+
+    /// The cached statement for `text`, prepared on first use. A statement still being stepped
+    /// (a nested use of the same text) gets a fresh, uncached one instead.
+    func statement(_ text: String) throws(StoreError) -> SQLiteStatement {
+        if let cached = cache[text], !cached.isActive {
+            return cached
+        }
+        let statement = try SQLiteStatement(db: handle, sql: text, persistent: true)
+        if cache[text] == nil {
+            cache[text] = statement
+        }
+        return statement
+    }
+
+    /// Runs a statement to completion, ignoring any rows.
+    func execute(_ sql: SQL) throws(StoreError) {
+        let statement = try statement(sql.text(for: Self.dialect))
+        try statement.run(sql.values) { _ throws(StoreError) in }
+    }
+
+    /// Runs a statement given as plain text (DDL, pragmas, transaction control) without caching it.
+    func executeUncached(_ text: String) throws(StoreError) {
+        let statement = try SQLiteStatement(db: handle, sql: text, persistent: false)
+        try statement.run([]) { _ throws(StoreError) in }
+    }
+
+    /// Runs a statement and maps every row.
+    func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let statement = try statement(sql.text(for: Self.dialect))
+        var rows: [T] = []
+        try statement.run(sql.values) { row throws(StoreError) in rows.append(try map(row)) }
+        return rows
+    }
+
+    /// Runs a statement and maps its first row, if any (the statement still runs to completion).
+    func queryOne<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+        let statement = try statement(sql.text(for: Self.dialect))
+        var first: T?
+        try statement.run(sql.values) { row throws(StoreError) in
+            if first == nil { first = try map(row) }
+        }
+        return first
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+        try execute(SQL(stringLiteral: write ? Self.dialect.beginWrite : "BEGIN"))
+        let result: T
+        do {
+            result = try body()
+            try execute("COMMIT")
+        } catch {
+            rollback()
+            throw error
+        }
+        return result
+    }
+
+    private func rollback() {
+        // A failed COMMIT or statement may already have ended the transaction.
+        if sqlite3_get_autocommit(handle) == 0 {
+            try? execute("ROLLBACK")
+        }
+    }
+}
+
+/// Owns one `sqlite3_stmt*`; finalizes it in `deinit`.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let db: OpaquePointer
+    let sql: String
+    /// True while rows are being stepped.
+    private(set) var isActive = false
+
+    init(db: OpaquePointer, sql: String, persistent: Bool) throws(StoreError) {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sql.withCString { text in
+            sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+        }
+        try sqliteCheck(rc, db: db, sql: sql)
+        guard let statement else {
+            throw StoreError(code: .sqlite, resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql)
+        }
+        self.handle = statement
+        self.db = db
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values`, steps to completion calling `row` for each row, then resets.
+    func run(_ values: [SQLValue], row: (SQLiteRow) throws(StoreError) -> Void) throws(StoreError) {
+        precondition(!isActive, "statement reentered while stepping: \(sql)")
+        isActive = true
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            isActive = false
+        }
+        try bind(values)
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_DONE { return }
+            try sqliteCheck(rc, db: db, sql: sql)
+            try row(SQLiteRow(handle: handle, sql: sql))
+        }
+    }
+
+    private func bind(_ values: [SQLValue]) throws(StoreError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw StoreError(
+                code: .sqlite, resultCode: SQLITE_RANGE,
+                message: "statement takes \(expected) parameters, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null:
+                rc = sqlite3_bind_null(handle, index)
+            case .integer(let number):
+                rc = sqlite3_bind_int64(handle, index, number)
+            case .real(let number):
+                rc = sqlite3_bind_double(handle, index, number)
+            case .text(var text):
+                // Explicit byte length; an empty buffer still binds '' (a nil pointer would bind NULL).
+                rc = text.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress, bytes.count > 0 else {
+                        return sqlite3_bind_text64(handle, index, "", 0, herald_sqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+                        sqlite3_bind_text64(
+                            handle, index, pointer, UInt64(bytes.count), herald_sqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                }
+            }
+            try sqliteCheck(rc, db: db, sql: sql)
+        }
+    }
+}
+
+/// The current row of a statement being stepped; valid only inside the row callback.
+struct SQLiteRow {
+    fileprivate let handle: OpaquePointer
+    fileprivate let sql: String
+
+    fileprivate init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    func isNull(_ column: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
+    }
+
+    func int64(_ column: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(column))
+    }
+
+    func int(_ column: Int) -> Int { Int(int64(column)) }
+
+    func bool(_ column: Int) -> Bool { int64(column) != 0 }
+
+    func text(_ column: Int) -> String {
+        let index = Int32(column)
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func date(_ column: Int) -> Date { StoreTime.date(int64(column)) }
+
+    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
+    func optionalBool(_ column: Int) -> Bool? { isNull(column) ? nil : bool(column) }
+    func optionalDate(_ column: Int) -> Date? { isNull(column) ? nil : date(column) }
+
+    /// Decodes a JSON TEXT column.
+    func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T {
+        try StoreJSON.decode(type, from: text(column), sql: sql)
+    }
+
+    func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T? {
+        isNull(column) ? nil : try json(type, column)
+    }
+
+    /// A TEXT column holding a raw-value enum.
+    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T where T.RawValue == String {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else {
+            throw StoreError(code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
+        }
+        return value
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// One connection behind its own lock.
+final class LockedConnection: Sendable {
+    private let mutex: Mutex<SQLiteConnection>
+
+    init(_ connection: consuming sending SQLiteConnection) {
+        mutex = Mutex(connection)
+    }
+
+    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try mutex.withLock { connection in try body(connection) }
+    }
+
+    /// Runs `body` only when the connection is free; `nil` when another task holds it.
+    func withConnectionIfAvailable<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T? {
+        try mutex.withLockIfAvailable { connection in try body(connection) }
+    }
+}
+
+/// ONE writer connection (writes are serialized behind its lock, each in a `BEGIN IMMEDIATE`
+/// transaction) and a few reader connections that read concurrently thanks to WAL.
+///
+/// An in-memory database is private to its connection, so `:memory:` uses the writer alone
+/// for reads and writes (a shared-cache URI would bring table-level locking instead).
+final class SQLiteConnectionPool: Sendable {
+    private let writer: LockedConnection
+    private let readers: [LockedConnection]
+    private let nextReader = Atomic<Int>(0)
+
+    static func isInMemory(_ path: String) -> Bool {
+        path == ":memory:" || path.isEmpty
+    }
+
+    init(path: String, readers readerCount: Int) throws {
+        precondition(readerCount >= 0, "reader count must not be negative")
+        let inMemory = Self.isInMemory(path)
+        let writerConnection = try SQLiteConnection(path: path)
+        if !inMemory {
+            try writerConnection.executeUncached("PRAGMA journal_mode = WAL")
+        }
+        try Self.configure(writerConnection, readOnly: false)
+        writer = LockedConnection(writerConnection)
+
+        var readers: [LockedConnection] = []
+        if !inMemory {
+            for _ in 0..<readerCount {
+                let reader = try SQLiteConnection(path: path)
+                try Self.configure(reader, readOnly: true)
+                readers.append(LockedConnection(reader))
+            }
+        }
+        self.readers = readers
+    }
+
+    private static func configure(_ connection: SQLiteConnection, readOnly: Bool) throws {
+        try connection.executeUncached("PRAGMA synchronous = NORMAL")
+        try connection.executeUncached("PRAGMA foreign_keys = ON")
+        try connection.executeUncached("PRAGMA temp_store = MEMORY")
+        // 16 MiB of page cache per connection keeps the hot index pages of a large inbox resident.
+        try connection.executeUncached("PRAGMA cache_size = \(ProcessInfo.processInfo.environment["HB_CACHE"] ?? "-16384")")
+        if let mmap = ProcessInfo.processInfo.environment["HB_MMAP"] { try connection.executeUncached("PRAGMA mmap_size = \(mmap)") }
+        if let ckpt = ProcessInfo.processInfo.environment["HB_CKPT"] { try connection.executeUncached("PRAGMA wal_autocheckpoint = \(ckpt)") }
+        if readOnly {
+            try connection.executeUncached("PRAGMA query_only = ON")
+        }
+    }
+
+    /// Runs `body` in a write transaction on the writer connection.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withConnection { connection in
+            try connection.transaction(write: true) { try body(connection) }
+        }
+    }
+
+    /// Runs `body` on the writer connection outside any transaction (migrations manage their own).
+    func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withConnection(body)
+    }
+
+    /// Runs `body` in a read transaction (one consistent snapshot) on a free reader, or on the
+    /// next reader in turn when all are busy.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let inTransaction: (SQLiteConnection) throws -> T = { connection in
+            try connection.transaction(write: false) { try body(connection) }
+        }
+        guard !readers.isEmpty else {
+            return try writer.withConnection(inTransaction)
+        }
+        let ticket = UInt(bitPattern: nextReader.wrappingAdd(1, ordering: .relaxed).oldValue)
+        let start = Int(ticket % UInt(readers.count))
+        for offset in 0..<readers.count {
+            let reader = readers[(start + offset) % readers.count]
+            if let result = try reader.withConnectionIfAvailable(inTransaction) {
+                return result
+            }
+        }
+        return try readers[start].withConnection(inTransaction)
+    }
+}

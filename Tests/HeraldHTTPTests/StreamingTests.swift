@@ -1,0 +1,190 @@
+import Foundation
+import HeraldHTTPTestSupport
+import Testing
+@testable import HeraldHTTP
+
+/// Server-sent event streams over real sockets.
+@Suite struct StreamingTests {
+    /// Routes `/events` to a new stream that the test then drives.
+    static func streamRoutes(_ streams: Collector<ResponseStream>) -> (inout Router) -> Void {
+        { router in
+            router.add(.GET, "/events") { _, _ in
+                let stream = ResponseStream()
+                streams.append(stream)
+                return .eventStream(stream)
+            }
+        }
+    }
+
+    @Test func eventsArriveInOrderAndPromptly() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openStream("/events")
+            defer { connection.close() }
+            #expect(connection.status == 200)
+            #expect(connection.header("Content-Type") == "text/event-stream")
+            #expect(connection.header("Cache-Control") == "no-cache")
+            #expect(connection.header("X-Request-Id") != nil)
+            let stream = try #require(streams.values.first)
+
+            // One at a time: each event must arrive without anything else pushing it out.
+            for index in 0..<20 {
+                #expect(stream.send(ServerSentEvent(id: "\(index)", event: "tick", data: "n=\(index)")))
+                let event = try await connection.next(timeout: .seconds(5))
+                #expect(event == SSEEvent(id: "\(index)", event: "tick", data: "n=\(index)"))
+            }
+            // A burst, then a comment and multi-line data.
+            for index in 20..<200 {
+                stream.send(ServerSentEvent(id: "\(index)", data: "n=\(index)"))
+            }
+            for index in 20..<200 {
+                let event = try await connection.next()
+                #expect(event?.id == "\(index)")
+            }
+            stream.write(ServerSentEvent.comment("heartbeat"))
+            stream.send(ServerSentEvent(data: "line 1\nline 2"))
+            #expect(try await connection.next() == SSEEvent(data: "heartbeat", isComment: true))
+            #expect(try await connection.next() == SSEEvent(data: "line 1\nline 2"))
+        }
+    }
+
+    @Test func finishEndsTheResponse() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openStream("/events")
+            let stream = try #require(streams.values.first)
+            let closed = Gate()
+            stream.onClose { closed.open() }
+            stream.send(ServerSentEvent(data: "last"))
+            stream.finish()
+            #expect(try await connection.next() == SSEEvent(data: "last"))
+            #expect(try await connection.next() == nil)
+            await closed.wait()
+            #expect(stream.isClosed)
+            #expect(!stream.write([1]))
+        }
+    }
+
+    @Test func clientDisconnectFiresOnClose() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openStream("/events")
+            let stream = try #require(streams.values.first)
+            stream.send(ServerSentEvent(data: "hello"))
+            #expect(try await connection.next() == SSEEvent(data: "hello"))
+
+            // The stream is idle (its connection suspended) when the client leaves.
+            let closed = Gate()
+            stream.onClose { closed.open() }
+            connection.close()
+            await closed.wait()
+            #expect(stream.isClosed)
+            #expect(!stream.write(Array("data: nobody\n\n".utf8)))
+            let core = try #require(server.server.core)
+            #expect(await eventually { core.openStreams == 0 && core.liveStreamLinks == 0 })
+        }
+    }
+
+    @Test func openStreamIsNotCutByTheIdleTimeout() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer { configuration in
+            configuration.idleTimeout = .seconds(1)
+        } routes: { router in
+            Self.streamRoutes(streams)(&router)
+        } _: { server in
+            let connection = try await server.client.openStream("/events")
+            defer { connection.close() }
+            let stream = try #require(streams.values.first)
+            stream.send(ServerSentEvent(data: "before"))
+            #expect(try await connection.next() == SSEEvent(data: "before"))
+
+            // An idle plain connection opened now is closed by the idle timeout; once that
+            // has happened, the (older) stream must still be open and delivering.
+            let idle = try await server.client.openConnection()
+            #expect(try await idle.waitForClose())
+            #expect(!stream.isClosed)
+            #expect(stream.send(ServerSentEvent(data: "after")))
+            #expect(try await connection.next() == SSEEvent(data: "after"))
+        }
+    }
+
+    @Test func twoThousandIdleStreamsCostNoThreads() async throws {
+        let count = 2_000
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            // Open them with bounded concurrency.
+            var connections: [SSEConnection] = []
+            connections.reserveCapacity(count)
+            try await withThrowingTaskGroup(of: SSEConnection.self) { group in
+                var started = 0
+                while started < min(64, count) {
+                    group.addTask { try await server.client.openStream("/events") }
+                    started += 1
+                }
+                while let connection = try await group.next() {
+                    connections.append(connection)
+                    if started < count {
+                        group.addTask { try await server.client.openStream("/events") }
+                        started += 1
+                    }
+                }
+            }
+            #expect(connections.count == count)
+            #expect(connections.allSatisfy { $0.status == 200 })
+            #expect(streams.values.count == count)
+            #expect(server.server.currentConnections == count)
+
+            let threads = threadCount()
+            #expect(threads > 0 && threads < 64, "threads: \(threads)")
+
+            for stream in streams.values {
+                stream.send(ServerSentEvent(event: "wake", data: "all"))
+            }
+            try await withThrowingTaskGroup(of: SSEEvent?.self) { group in
+                for connection in connections {
+                    group.addTask { try await connection.next(timeout: .seconds(10)) }
+                }
+                var received = 0
+                for try await event in group {
+                    #expect(event == SSEEvent(event: "wake", data: "all"))
+                    received += 1
+                }
+                #expect(received == count)
+            }
+            for connection in connections { connection.close() }
+            let core = try #require(server.server.core)
+            #expect(await eventually { core.openStreams == 0 })
+        }
+    }
+
+    @Test func headOnAStreamRouteSendsNoBody() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let response = try await server.client.request("HEAD", "/events")
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+            #expect(streams.values.first?.isClosed == true)
+        }
+    }
+
+    @Test func clientThatStopsReadingIsDropped() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openStream("/events")
+            defer { connection.close() }
+            let stream = try #require(streams.values.first)
+            let closed = Gate()
+            stream.onClose { closed.open() }
+            // Nobody reads: socket buffers fill, then the stream's own buffer hits its cap.
+            let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 256 * 1024)
+            var accepted = 0
+            while stream.write(chunk) {
+                accepted += 1
+                if accepted > 400 { break }
+            }
+            #expect(accepted <= 400)
+            await closed.wait()
+            #expect(stream.isClosed)
+        }
+    }
+}

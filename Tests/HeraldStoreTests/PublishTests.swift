@@ -1,0 +1,147 @@
+import Foundation
+import HeraldModel
+import Testing
+@testable import HeraldStore
+
+@Suite("Publishing")
+struct PublishTests {
+    @Test("publish writes the rows, the counters and one created event per visible notification")
+    func publishWrites() async throws {
+        try await withStore { (store) async throws in
+            let outcome = try await store.publish(
+                [
+                    note("n1", user: "u1", detail: NotificationDetail(html: "<p>hi</p>")),
+                    note("n2", user: "u2", deepLink: "/orders/1"),
+                    note("n3", user: "u1", type: "admin.audit", category: nil),
+                    note("n4", user: "u3", type: "admin.audit", category: nil),
+                ], idempotency: nil)
+            let events = try #require(outcome.createdEvents)
+            #expect(events.map(\.userID) == ["u1", "u2"])
+            #expect(events.allSatisfy { $0.kind == StreamEventRecord.notificationCreated })
+            #expect(events[0].seq < events[1].seq)
+            #expect(outcome.createdCounts == ["u1": counts(1, 1), "u2": counts(1, 1), "u3": counts(0, 0)])
+
+            // The created payload is the inbox item (no detail) in JSON.
+            let payload = try JSONDecoder.iso8601.decode(InboxNotification.self, from: Data(events[0].payload.utf8))
+            #expect(payload == InboxNotification(
+                id: "n1", type: "order.shipped", category: "orders", title: "Title n1", body: "Body n1",
+                data: ["orderId": "o-1"], hasDetail: true, createdAt: t0))
+            #expect(!events[0].payload.contains("detail\""))
+
+            #expect(try await store.counts(userID: "u1") == counts(1, 1))
+            #expect(try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["n2"])
+        }
+    }
+
+    @Test("publish is all or nothing: a duplicate id mid-batch writes nothing and keeps the counters")
+    func allOrNothing() async throws {
+        try await withStore { (store) async throws in
+            try await publish(store, ids: ["a"], user: "u1")
+            let before = try await store.latestStreamSeq(userID: "u1")
+            let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-3600))
+            await #expect(throws: StoreError.self) {
+                try await store.publish(
+                    [note("b", user: "u1"), note("c", user: "u2"), note("a", user: "u2"), note("d", user: "u3")],
+                    idempotency: claim)
+            }
+            #expect(try await store.counts(userID: "u1") == counts(1, 1))
+            #expect(try await store.counts(userID: "u2") == counts(0, 0))
+            #expect(try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["a"])
+            #expect(try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.isEmpty)
+            #expect(try await store.notification(userID: "u1", id: "b") == nil)
+            #expect(try await store.latestStreamSeq(userID: "u1") == before)
+            #expect(try await store.latestStreamSeq(userID: "u2") == 0)
+            // The claim was not recorded either: the same key now publishes.
+            let retry = try await store.publish([note("b", user: "u1")], idempotency: claim)
+            #expect(retry.createdEvents?.count == 1)
+        }
+    }
+
+    @Test("same key and request hash within the window replays the first answer and writes nothing")
+    func idempotentReplay() async throws {
+        try await withStore { (store) async throws in
+            let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
+            let first = try await store.publish([note("n1", user: "u1"), note("n2", user: "u2")], idempotency: claim)
+            #expect(first.createdEvents?.count == 2)
+            let again = try await store.publish([note("x1", user: "u1"), note("x2", user: "u2")], idempotency: claim)
+            #expect(again == .replayed([
+                PublishedNotification(id: "n1", recipient: "u1"), PublishedNotification(id: "n2", recipient: "u2"),
+            ]))
+            #expect(try await store.counts(userID: "u1") == counts(1, 1))
+            #expect(try await store.notification(userID: "u1", id: "x1") == nil)
+            #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).count == 1)
+        }
+    }
+
+    @Test("same key with a different request hash is a conflict and writes nothing")
+    func idempotentConflict() async throws {
+        try await withStore { (store) async throws in
+            let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
+            _ = try await store.publish([note("n1")], idempotency: claim)
+            var other = claim
+            other.requestHash = "h2"
+            #expect(try await store.publish([note("n2")], idempotency: other) == .conflict)
+            #expect(try await store.notification(userID: "u1", id: "n2") == nil)
+            #expect(try await store.counts(userID: "u1") == counts(1, 1))
+        }
+    }
+
+    @Test("a claim older than notBefore is expired and replaced")
+    func idempotencyExpiry() async throws {
+        try await withStore { (store) async throws in
+            let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
+            _ = try await store.publish([note("n1", createdAt: t0)], idempotency: claim)
+            // A day later the window starts after the first claim: the key publishes again.
+            let later = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h2", notBefore: at(1))
+            let second = try await store.publish([note("n2", createdAt: at(86_401))], idempotency: later)
+            #expect(second.createdEvents?.count == 1)
+            // ...and the replacement is now the claim that replays.
+            let replay = try await store.publish([note("n3", createdAt: at(86_402))], idempotency: later)
+            #expect(replay == .replayed([PublishedNotification(id: "n2", recipient: "u1")]))
+            #expect(try await store.counts(userID: "u1") == counts(2, 2))
+        }
+    }
+
+    @Test("idempotency keys are scoped to the API key")
+    func idempotencyPerAPIKey() async throws {
+        try await withStore { (store) async throws in
+            let first = IdempotencyClaim(apiKeyID: "k1", key: "same", requestHash: "h1", notBefore: at(-60))
+            let second = IdempotencyClaim(apiKeyID: "k2", key: "same", requestHash: "h2", notBefore: at(-60))
+            #expect(try await store.publish([note("n1")], idempotency: first).createdEvents?.count == 1)
+            #expect(try await store.publish([note("n2")], idempotency: second).createdEvents?.count == 1)
+        }
+    }
+
+    @Test("a batch of 1,000 recipients publishes in one call with per-recipient counts")
+    func bulkBatch() async throws {
+        try await withStore { (store) async throws in
+            try await publish(store, ids: ["old"], user: "r7")
+            let batch = (0..<1_000).map { index in
+                note("bulk-\(index)", user: "r\(index)", type: "promo.flash", category: "promotions")
+            }
+            let outcome = try await store.publish(batch, idempotency: nil)
+            let events = try #require(outcome.createdEvents)
+            #expect(events.count == 1_000)
+            #expect(zip(events, events.dropFirst()).allSatisfy { $0.seq < $1.seq })
+            let perUser = try #require(outcome.createdCounts)
+            #expect(perUser.count == 1_000)
+            #expect(perUser["r7"] == counts(2, 2))
+            #expect(perUser["r999"] == counts(1, 1))
+        }
+    }
+
+    @Test("an empty publish creates nothing")
+    func emptyPublish() async throws {
+        try await withStore { (store) async throws in
+            #expect(try await store.publish([], idempotency: nil) == .created(events: [], counts: [:]))
+        }
+    }
+}
+
+extension JSONDecoder {
+    static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HeraldModel
+import Testing
+@testable import HeraldStore
+
+@Suite("Query plans")
+struct QueryPlanTests {
+    /// Fills a store with several users, categories, deleted and hidden rows, so the planner
+    /// has real choices to make.
+    func populatedStore(_ body: (SQLiteStore) async throws -> Void) async throws {
+        try await withStore { (store) async throws in
+            let categories: [(String, String?)] = [
+                ("order.shipped", "orders"), ("promo.flash", "promotions"), ("system.notice", nil),
+                ("admin.audit", nil),
+            ]
+            var batch: [NewNotification] = []
+            for index in 0..<2_000 {
+                let (type, category) = categories[index % categories.count]
+                batch.append(note("n\(index)", user: "u\(index % 50)", type: type, category: category, createdAt: at(Double(index))))
+            }
+            _ = try await store.publish(batch, idempotency: nil)
+            for index in stride(from: 0, to: 2_000, by: 7) {
+                _ = try await store.delete(userID: "u\(index % 50)", id: "n\(index)", at: at(5_000))
+            }
+            try await body(store)
+            // Plans must hold with statistics too, as after `ANALYZE` on a large database.
+            try store.write { db in try db.execute("ANALYZE") }
+            try await body(store)
+        }
+    }
+
+    func expectSearch(_ plan: [String], using index: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = plan.joined(separator: " | ")
+        #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains("USING INDEX \(index) ") }, "\(text)",
+                sourceLocation: sourceLocation)
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "full scan: \(text)", sourceLocation: sourceLocation)
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sort: \(text)", sourceLocation: sourceLocation)
+    }
+
+    @Test("an inbox page reads through the partial inbox index: no full scan, no sort")
+    func inboxPagePlan() async throws {
+        try await populatedStore { (store) async throws in
+            for beforeSeq in [nil, Int64(1_000)] {
+                let plan = try store.queryPlan(
+                    SQLiteStore.pageQuery(userID: "u7", category: nil, beforeSeq: beforeSeq, limit: 21))
+                expectSearch(plan, using: "notifications_inbox")
+            }
+        }
+    }
+
+    @Test("a category page reads through the partial category index: no full scan, no sort")
+    func categoryPagePlan() async throws {
+        try await populatedStore { (store) async throws in
+            for beforeSeq in [nil, Int64(1_000)] {
+                let plan = try store.queryPlan(
+                    SQLiteStore.pageQuery(userID: "u7", category: "orders", beforeSeq: beforeSeq, limit: 21))
+                expectSearch(plan, using: "notifications_inbox_category")
+            }
+        }
+    }
+
+    @Test("stream resume and mark-all-seen read through their indexes")
+    func otherPlans() async throws {
+        try await populatedStore { (store) async throws in
+            expectSearch(
+                try store.queryPlan(SQLiteStore.streamEventsQuery(userID: "u7", afterSeq: 10, limit: 100)),
+                using: "stream_events_user")
+            expectSearch(
+                try store.queryPlan(SQLiteStore.markAllSeenUpdate(userID: "u7", at: t0)), using: "notifications_unseen")
+        }
+    }
+}

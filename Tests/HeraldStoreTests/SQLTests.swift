@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import HeraldStore
+
+@Suite("SQL building")
+struct SQLTests {
+    @Test("interpolated values are bound, never spliced; unsafeSQL is spliced")
+    func binding() {
+        let id = "x' OR '1'='1"
+        let limit = 20
+        let missing: String? = nil
+        let sql: SQL = "SELECT * FROM t WHERE id = \(id) AND n < \(limit) AND c IS \(missing) ORDER BY \(unsafeSQL: "seq DESC")"
+        #expect(sql.text(for: .sqlite) == "SELECT * FROM t WHERE id = ? AND n < ? AND c IS ? ORDER BY seq DESC")
+        #expect(sql.text(for: .postgres) == "SELECT * FROM t WHERE id = $1 AND n < $2 AND c IS $3 ORDER BY seq DESC")
+        #expect(sql.values == [.text(id), .integer(20), .null])
+    }
+
+    @Test("fragments keep their bindings and numbering")
+    func fragments() {
+        let filter: SQL = "AND category = \("orders")"
+        let sql: SQL = "SELECT 1 WHERE user_id = \("u1") \(filter) AND seq < \(Int64(9))"
+        #expect(sql.text(for: .postgres) == "SELECT 1 WHERE user_id = $1 AND category = $2 AND seq < $3")
+        #expect(sql.values == [.text("u1"), .text("orders"), .integer(9)])
+    }
+
+    @Test("dates bind as milliseconds since 1970 and booleans as 0 or 1")
+    func valueMapping() {
+        let sql: SQL = "\(Date(timeIntervalSince1970: 1.5)) \(true) \(false)"
+        #expect(sql.values == [.integer(1_500), .integer(1), .integer(0)])
+    }
+
+    @Test("text binds with its byte length: empty strings, NUL bytes and non-ASCII round-trip")
+    func textRoundTrip() async throws {
+        try await withStore { (store) async throws in
+            for value in ["", "a\u{0}b", "Zoë 🚚 ✓", String(repeating: "x", count: 100_000)] {
+                let back = try store.read { db in try db.queryOne("SELECT \(value)") { row in row.text(0) } }
+                #expect(back == value)
+                let isNull = try store.read { db in try db.queryOne("SELECT \(value) IS NULL") { row in row.bool(0) } }
+                #expect(isNull == false)
+            }
+            let big = try store.read { db in try db.queryOne("SELECT \(Int64.max)") { row in row.int64(0) } }
+            #expect(big == Int64.max)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HeraldModel
+import Testing
+@testable import HeraldStore
+
+@Suite("Stream events")
+struct StreamEventTests {
+    @Test("events come back oldest first and resume after a seq")
+    func orderAndResume() async throws {
+        try await withStore { (store) async throws in
+            try await publish(store, ids: ["n1", "n2", "n3"])
+            try await publish(store, ids: ["other"], user: "u2")
+            _ = try await store.markRead(userID: "u1", id: "n1", at: at(10))
+            let all = try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 100)
+            #expect(all.map(\.kind) == [
+                StreamEventRecord.notificationCreated, StreamEventRecord.notificationCreated,
+                StreamEventRecord.notificationCreated, StreamEventRecord.notificationUpdated,
+            ])
+            #expect(all.allSatisfy { $0.userID == "u1" })
+            #expect(zip(all, all.dropFirst()).allSatisfy { $0.seq < $1.seq })
+            #expect(try await store.latestStreamSeq(userID: "u1") == all.last?.seq)
+
+            let resumed = try await store.streamEvents(userID: "u1", afterSeq: all[1].seq, limit: 100)
+            #expect(resumed == Array(all.dropFirst(2)))
+            let limited = try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 2)
+            #expect(limited == Array(all.prefix(2)))
+            #expect(try await store.streamEvents(userID: "u1", afterSeq: all.last!.seq, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("the latest seq is 0 without events")
+    func latestWithoutEvents() async throws {
+        try await withStore { (store) async throws in
+            #expect(try await store.latestStreamSeq(userID: "u1") == 0)
+            #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("the updated payload names id, readAt, seenAt and deleted, with ISO 8601 times and explicit nulls")
+    func updatedPayload() async throws {
+        try await withStore { (store) async throws in
+            try await publish(store, ids: ["n1", "n2"])
+            let read = try #require(try await store.markRead(userID: "u1", id: "n1", at: at(10)))
+            let readEvent = try #require(read.event)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(readEvent.payload.utf8)) as? [String: Any])
+            #expect(object["id"] as? String == "n1")
+            #expect(object["readAt"] as? String == "2023-11-14T22:13:30Z")
+            #expect(object["seenAt"] as? String == "2023-11-14T22:13:30Z")
+            #expect(object["deleted"] as? Bool == false)
+
+            let deleted = try #require(try await store.delete(userID: "u1", id: "n2", at: at(20)))
+            let payload = try #require(deleted.event).payload
+            #expect(payload == #"{"deleted":true,"id":"n2","readAt":null,"seenAt":null}"#)
+        }
+    }
+
+    @Test("prune removes only older events, and seqs never go back after a prune")
+    func prune() async throws {
+        try await withStore { (store) async throws in
+            _ = try await store.publish(
+                [note("n1", createdAt: at(0)), note("n2", createdAt: at(100)), note("n3", user: "u2", createdAt: at(200))],
+                idempotency: nil)
+            let latest = try await store.latestStreamSeq(userID: "u2")
+            #expect(try await store.pruneStreamEvents(olderThan: at(150)) == 2)
+            #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).isEmpty)
+            #expect(try await store.streamEvents(userID: "u2", afterSeq: 0, limit: 10).count == 1)
+            #expect(try await store.pruneStreamEvents(olderThan: at(1_000)) == 1)
+            #expect(try await store.pruneStreamEvents(olderThan: at(1_000)) == 0)
+            // Every event is gone; the next one still gets a larger seq.
+            let next = try await publish(store, ids: ["n4"], user: "u2")
+            #expect(try #require(next.createdEvents?.first).seq > latest)
+        }
+    }
+}
