@@ -12,6 +12,8 @@ public final class ResponseStream: Sendable {
         var pendingStart = 0
         var finished = false
         var clientGone = false
+        /// The client fell too far behind; its connection is cut rather than ended.
+        var overflowed = false
         var closeHandlers: [@Sendable () -> Void] = []
         var closeFired = false
         /// Set while the transport is parked waiting for data; taking it wakes the transport.
@@ -45,6 +47,7 @@ public final class ResponseStream: Sendable {
             guard !bytes.isEmpty else { return (true, nil) }
             if state.buffered + bytes.count > Self.maxBufferedBytes {
                 state.clientGone = true
+                state.overflowed = true
                 state.pending = []
                 state.pendingStart = 0
                 overflow = state.close()
@@ -101,7 +104,10 @@ public final class ResponseStream: Sendable {
         case bytes(Int)
         case parked
         case endOfStream
+        /// The client left (or the connection ended): nothing more to send.
         case clientGone
+        /// The client fell too far behind: abort the connection.
+        case overflowed
     }
 
     /// Copies queued bytes into `buffer`. With nothing queued, calls `park` inside the
@@ -121,6 +127,7 @@ public final class ResponseStream: Sendable {
                 }
                 return .bytes(count)
             }
+            if state.overflowed { return .overflowed }
             if state.clientGone { return .clientGone }
             if state.finished { return .endOfStream }
             state.waker = park()

@@ -1,9 +1,10 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Waiting for the process to be asked to stop.
@@ -15,14 +16,16 @@ public enum SignalHandling {
         await waitForSignal([SIGTERM, SIGINT])
     }
 
-    /// Resolves on the first of `signals`; `ready` runs once the handlers are installed.
-    static func waitForSignal(_ signals: [Int32], ready: @Sendable () -> Void = {}) async -> Int32 {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+    /// Resolves on the first of `signals`; `ready` runs once every source is registered
+    /// with the kernel (a signal sent after that is never missed).
+    static func waitForSignal(_ signals: [Int32], ready: @escaping @Sendable () -> Void = {}) async -> Int32 {
+        ignoreOnce(signals)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             let queue = DispatchQueue(label: "herald.signals")
             let box = SignalSources()
             let resumed = Mutex(false)
+            let pendingRegistrations = Mutex(signals.count)
             for signalNumber in signals {
-                signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
                 source.setEventHandler {
                     let first = resumed.withLock { done -> Bool in
@@ -33,12 +36,32 @@ public enum SignalHandling {
                     for source in box.sources { source.cancel() }
                     continuation.resume(returning: signalNumber)
                 }
+                source.setRegistrationHandler {
+                    let remaining = pendingRegistrations.withLock { count -> Int in
+                        count -= 1
+                        return count
+                    }
+                    if remaining == 0 { ready() }
+                }
                 box.sources.append(source)
             }
             for source in box.sources { source.resume() }
-            ready()
         }
     }
+
+    /// Sets the default action of each signal to "ignore", once per process: libdispatch
+    /// installs its own handler when a source first registers, and setting SIG_IGN again
+    /// later would silently undo that.
+    private static func ignoreOnce(_ signals: [Int32]) {
+        ignored.withLock { ignored in
+            for signalNumber in signals where !ignored.contains(signalNumber) {
+                signal(signalNumber, SIG_IGN)
+                ignored.insert(signalNumber)
+            }
+        }
+    }
+
+    private static let ignored = Mutex<Set<Int32>>([])
 }
 
 /// The sources of one wait, so the first signal can cancel them all.

@@ -29,7 +29,8 @@ public struct LoopbackHTTPClient: Sendable {
         if !given.contains("host") { head += "Host: \(host):\(port)\r\n" }
         if !given.contains("connection") { head += "Connection: close\r\n" }
         if !given.contains("content-length") && !given.contains("transfer-encoding")
-            && (!body.isEmpty || ["POST", "PUT", "PATCH"].contains(method.uppercased())) {
+            && (!body.isEmpty || ["POST", "PUT", "PATCH"].contains(method.uppercased()))
+        {
             head += "Content-Length: \(body.count)\r\n"
         }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -100,7 +101,8 @@ public final class LoopbackConnection: Sendable {
     public func readResponse(method: String = "GET") async throws -> LoopbackResponse {
         let deadline = ContinuousClock.now + timeout
         let head = try await reader.readHead(deadline: deadline)
-        let body = try await reader.readBody(framing: ResponseReader.framing(for: head, method: method), deadline: deadline)
+        let body = try await reader.readBody(
+            framing: ResponseReader.framing(for: head, method: method), deadline: deadline)
         return LoopbackResponse(status: head.status, headers: head.headers, body: body)
     }
 

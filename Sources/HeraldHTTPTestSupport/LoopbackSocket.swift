@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Errors of the loopback test client.
@@ -52,7 +53,9 @@ final class LoopbackSocket: Sendable {
             var inet6 = sockaddr_in6()
             inet6.sin6_family = sa_family_t(AF_INET6)
             inet6.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, name, &inet6.sin6_addr) == 1 else { throw LoopbackClientError.connectFailed(errno: EINVAL) }
+            guard inet_pton(AF_INET6, name, &inet6.sin6_addr) == 1 else {
+                throw LoopbackClientError.connectFailed(errno: EINVAL)
+            }
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             withUnsafeMutableBytes(of: &address) { raw in raw.storeBytes(of: inet6, as: sockaddr_in6.self) }
         } else {
@@ -60,11 +63,14 @@ final class LoopbackSocket: Sendable {
             var inet = sockaddr_in()
             inet.sin_family = sa_family_t(AF_INET)
             inet.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, name, &inet.sin_addr) == 1 else { throw LoopbackClientError.connectFailed(errno: EINVAL) }
+            guard inet_pton(AF_INET, name, &inet.sin_addr) == 1 else {
+                throw LoopbackClientError.connectFailed(errno: EINVAL)
+            }
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeMutableBytes(of: &address) { raw in raw.storeBytes(of: inet, as: sockaddr_in.self) }
         }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw LoopbackClientError.system("socket", errno) }
         let socket = LoopbackSocket(fd: fd)
         var one: Int32 = 1

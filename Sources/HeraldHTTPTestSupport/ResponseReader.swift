@@ -66,7 +66,8 @@ actor ResponseReader {
     private func readExactly(_ count: Int, _ deadline: ContinuousClock.Instant) async throws -> [UInt8] {
         while available < count {
             guard try await fill(deadline) else {
-                throw LoopbackClientError.malformedResponse("connection closed after \(available) of \(count) body bytes")
+                throw LoopbackClientError.malformedResponse(
+                    "connection closed after \(available) of \(count) body bytes")
             }
         }
         let bytes = Array(buffer[start..<(start + count)])
@@ -112,7 +113,9 @@ actor ResponseReader {
     }
 
     static func framing(for head: Head, method: String) -> Framing {
-        if method.uppercased() == "HEAD" || head.status == 204 || head.status == 304 || (100..<200).contains(head.status) {
+        if method.uppercased() == "HEAD" || head.status == 204 || head.status == 304
+            || (100..<200).contains(head.status)
+        {
             return .none
         }
         if let encoding = head.header("Transfer-Encoding"), encoding.lowercased().contains("chunked") {
@@ -223,7 +226,8 @@ actor ResponseReader {
 
             if line.isEmpty {
                 guard pendingHasFields else { continue }
-                let event = SSEEvent(id: pendingID, event: pendingEvent, data: pendingData.joined(separator: "\n"), isComment: false)
+                let event = SSEEvent(
+                    id: pendingID, event: pendingEvent, data: pendingData.joined(separator: "\n"), isComment: false)
                 pendingID = nil
                 pendingEvent = nil
                 pendingData = []

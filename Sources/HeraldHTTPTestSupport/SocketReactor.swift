@@ -1,8 +1,9 @@
 import CMicroHTTPD
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One thread that waits (epoll) for sockets of the loopback client to become readable or
@@ -41,7 +42,8 @@ final class SocketReactor: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiters.withLock { $0[fd] = Waiter(continuation: continuation, deadline: deadline) }
                 var event = epoll_event()
-                event.events = (writable ? EPOLLOUT.rawValue : EPOLLIN.rawValue) | EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
+                event.events =
+                    (writable ? EPOLLOUT.rawValue : EPOLLIN.rawValue) | EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
                 event.data.fd = fd
                 if epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) != 0 {
                     if errno != ENOENT || epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) != 0 {

@@ -120,6 +120,11 @@ extension Migration {
                     CREATE INDEX notifications_inbox_category ON notifications (user_id, category, seq)
                     WHERE deleted_at IS NULL AND hidden = 0
                     """,
+                    // Mark-all-seen touches only the unseen rows.
+                    """
+                    CREATE INDEX notifications_unseen ON notifications (user_id)
+                    WHERE seen_at IS NULL AND deleted_at IS NULL AND hidden = 0
+                    """,
                     // Unread and unseen counts, kept in the same transactions as the rows.
                     """
                     CREATE TABLE user_counters (

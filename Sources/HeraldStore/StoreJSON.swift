@@ -85,41 +85,42 @@ extension StoreJSON {
         return out
     }
 
-    /// The `notification.created` payload: the inbox item without `detail`. `dataJSON` is the
-    /// item's `data` as ``encodeData(_:)`` wrote it.
+    /// The `notification.created` payload: the inbox item without `detail`, with unset optionals
+    /// spelled `null` as the model's own encoding does. `dataJSON` is the item's `data` as
+    /// ``encodeData(_:)`` wrote it.
     static func encodeCreatedPayload(_ item: InboxNotification, dataJSON: String) -> String {
         var out = "{\"body\":"
         out.reserveCapacity(256 + item.body.utf8.count + dataJSON.utf8.count)
         appendString(item.body, to: &out)
-        if let category = item.category {
-            out += ",\"category\":"
-            appendString(category, to: &out)
-        }
+        out += ",\"category\":"
+        appendOptionalString(item.category, to: &out)
         out += ",\"createdAt\":"
         appendDate(item.createdAt, to: &out)
         out += ",\"data\":"
         out += dataJSON
-        if let deepLink = item.deepLink {
-            out += ",\"deepLink\":"
-            appendString(deepLink, to: &out)
-        }
+        out += ",\"deepLink\":"
+        appendOptionalString(item.deepLink, to: &out)
         out += item.hasDetail ? ",\"hasDetail\":true" : ",\"hasDetail\":false"
         out += ",\"id\":"
         appendString(item.id, to: &out)
-        if let readAt = item.readAt {
-            out += ",\"readAt\":"
-            appendDate(readAt, to: &out)
-        }
-        if let seenAt = item.seenAt {
-            out += ",\"seenAt\":"
-            appendDate(seenAt, to: &out)
-        }
+        out += ",\"readAt\":"
+        appendOptionalDate(item.readAt, to: &out)
+        out += ",\"seenAt\":"
+        appendOptionalDate(item.seenAt, to: &out)
         out += ",\"title\":"
         appendString(item.title, to: &out)
         out += ",\"type\":"
         appendString(item.type, to: &out)
         out += "}"
         return out
+    }
+
+    private static func appendOptionalString(_ value: String?, to out: inout String) {
+        if let value { appendString(value, to: &out) } else { out += "null" }
+    }
+
+    private static func appendOptionalDate(_ value: Date?, to out: inout String) {
+        if let value { appendDate(value, to: &out) } else { out += "null" }
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped; everything

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeraldHTTP
 
 /// The socket-free client and the router, in process.
@@ -35,8 +36,9 @@ import Testing
         let client = InProcessClient(responder: Self.router(), logger: Logger(label: "t", level: .trace, handler: logs))
         let unauthenticated = try await client.execute(.GET, "/fail", headers: ["X-Request-Id": "r1"])
         #expect(unauthenticated.status == 401)
-        #expect(String(decoding: unauthenticated.body, as: UTF8.self)
-            == #"{"error":{"code":"unauthenticated","message":"Authentication is required."}}"#)
+        #expect(
+            String(decoding: unauthenticated.body, as: UTF8.self)
+                == #"{"error":{"code":"unauthenticated","message":"Authentication is required."}}"#)
         #expect(unauthenticated.headers["X-Request-Id"] == "r1")
 
         let crash = try await client.execute(.GET, "/crash")
@@ -61,13 +63,17 @@ import Testing
 
     @Test func literalSegmentsBeatParameters() async throws {
         let router = Self.router()
-        guard case .matched(let endpoint, let parameters) = router.resolve(.POST, path: "/v1/me/notifications/read-all") else {
+        guard case .matched(let endpoint, let parameters) = router.resolve(.POST, path: "/v1/me/notifications/read-all")
+        else {
             Issue.record("no match")
             return
         }
         #expect(endpoint.pattern == "/v1/me/notifications/read-all")
         #expect(parameters.isEmpty)
-        guard case .matched(let getEndpoint, let getParameters) = router.resolve(.GET, path: "/v1/me/notifications/read-all") else {
+        guard
+            case .matched(let getEndpoint, let getParameters) = router.resolve(
+                .GET, path: "/v1/me/notifications/read-all")
+        else {
             Issue.record("GET should fall back to the parameter route")
             return
         }

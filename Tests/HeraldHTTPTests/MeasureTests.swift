@@ -1,13 +1,17 @@
 import Foundation
 import HeraldHTTPTestSupport
 import Testing
+
 @testable import HeraldHTTP
 
+/// Measurements behind docs/http-notes.md; run with `HERALD_MEASURE=1 swift test --filter MeasureTests`.
+/// They print numbers and assert nothing about timing.
 @Suite(.serialized) struct MeasureTests {
     func cpuSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
     }
     func rssKB() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -26,10 +30,16 @@ import Testing
             var connections: [SSEConnection] = []
             try await withThrowingTaskGroup(of: SSEConnection.self) { group in
                 var started = 0
-                while started < 64 { group.addTask { try await server.client.openStream("/events") }; started += 1 }
+                while started < 64 {
+                    group.addTask { try await server.client.openStream("/events") }
+                    started += 1
+                }
                 while let c = try await group.next() {
                     connections.append(c)
-                    if started < count { group.addTask { try await server.client.openStream("/events") }; started += 1 }
+                    if started < count {
+                        group.addTask { try await server.client.openStream("/events") }
+                        started += 1
+                    }
                 }
             }
             let openTime = ContinuousClock.now - t0
@@ -45,7 +55,10 @@ import Testing
                 for try await _ in group {}
             }
             let deliver = ContinuousClock.now - t1
-            print("MEASURE streams=\(count) open=\(openTime) rssDeltaKB=\(rss1 - rss0) perStreamKB(both sides)=\((rss1 - rss0) / count) idleCPU1s=\(idleCPU) threads=\(threads) deliverAll=\(deliver) conns=\(server.server.currentConnections)")
+            #expect(server.server.currentConnections == count)
+            print(
+                "MEASURE streams=\(count) open=\(openTime) rssDeltaKB=\(rss1 - rss0) perStreamKB(both sides)=\((rss1 - rss0) / count) idleCPU1s=\(idleCPU) threads=\(threads) deliverAll=\(deliver) conns=\(server.server.currentConnections)"
+            )
             for c in connections { c.close() }
         }
     }

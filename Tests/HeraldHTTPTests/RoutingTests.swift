@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import Testing
+
 @testable import HeraldHTTP
 
 /// Routing and error mapping, over real loopback sockets.
@@ -98,7 +99,8 @@ import Testing
     @Test func httpErrorBecomesItsJSON() async throws {
         try await withServer { router in
             router.add(.PUT, "/handles/{handle}") { _, _ in
-                throw HTTPError(409, code: "handle_taken", message: "That handle is taken.", headers: ["X-Hint": "try another"])
+                throw HTTPError(
+                    409, code: "handle_taken", message: "That handle is taken.", headers: ["X-Hint": "try another"])
             }
         } _: { server in
             let response = try await server.client.request("PUT", "/handles/bob")
@@ -132,7 +134,8 @@ import Testing
                 try .json(request.query)
             }
         } _: { server in
-            let response = try await server.client.request("GET", "/search?a=1&a=2&b=x%20y&c=a+b&d=%E2%9C%93&empty=&flag&e=1%2B1=2")
+            let response = try await server.client.request(
+                "GET", "/search?a=1&a=2&b=x%20y&c=a+b&d=%E2%9C%93&empty=&flag&e=1%2B1=2")
             let query = try response.decode([String: String].self)
             #expect(query == ["a": "1", "b": "x y", "c": "a b", "d": "✓", "empty": "", "flag": "", "e": "1+1=2"])
         }
@@ -169,9 +172,10 @@ import Testing
         } _: { server in
             let found = try await server.client.request("GET", "/v1/me/notifications/n1")
             #expect(found.status == 204)
-            #expect(trace.values == [
-                "A> /v1/me/notifications/{id}", "B> /v1/me/notifications/{id}", "handler n1", "B< 204", "A< 204",
-            ])
+            #expect(
+                trace.values == [
+                    "A> /v1/me/notifications/{id}", "B> /v1/me/notifications/{id}", "handler n1", "B< 204", "A< 204",
+                ])
             let missing = try await server.client.request("GET", "/elsewhere")
             #expect(missing.status == 404)
             #expect(Array(trace.values.suffix(4)) == ["A> nil", "B> nil", "B! 404", "A! 404"])

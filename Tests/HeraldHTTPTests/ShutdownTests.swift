@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import Testing
+
 @testable import HeraldHTTP
 
 /// Graceful stop.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import Testing
+
 @testable import HeraldHTTP
 
 /// Server-sent event streams over real sockets.
@@ -185,6 +186,28 @@ import Testing
             #expect(accepted <= 400)
             await closed.wait()
             #expect(stream.isClosed)
+        }
+    }
+
+    @Test func finishedStreamLeavesTheConnectionReusable() async throws {
+        try await withServer { router in
+            router.add(.GET, "/short") { _, _ in
+                let stream = ResponseStream()
+                stream.send(ServerSentEvent(data: "only"))
+                stream.finish()
+                return .eventStream(stream)
+            }
+            router.add(.GET, "/after") { _, _ in .text("still here") }
+        } _: { server in
+            let connection = try await server.client.openConnection()
+            defer { connection.close() }
+            try await connection.send("GET /short HTTP/1.1\r\nHost: x\r\n\r\n")
+            let streamed = try await connection.readResponse()
+            #expect(streamed.header("Transfer-Encoding") == "chunked")
+            #expect(streamed.text == "data: only\n\n")
+            try await connection.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+            let after = try await connection.readResponse()
+            #expect(after.text == "still here")
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import Synchronization
 import Testing
+
 @testable import HeraldHTTP
 
 /// A server on a free loopback port for one test.
@@ -23,7 +24,8 @@ struct TestServer: Sendable {
         var configuration = HTTPServerConfiguration(port: 0)
         configure(&configuration)
         logs = CapturingLogHandler()
-        server = HTTPServer(configuration: configuration, responder: responder, logger: logs.logger(label: "test-http", level: .debug))
+        server = HTTPServer(
+            configuration: configuration, responder: responder, logger: logs.logger(label: "test-http", level: .debug))
         try server.start()
         client = LoopbackHTTPClient(port: server.port)
     }

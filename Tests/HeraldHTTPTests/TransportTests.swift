@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import Testing
+
 @testable import HeraldHTTP
 
 /// The libmicrohttpd transport: limits, ids, timeouts, ports, connections.
@@ -15,7 +16,9 @@ import Testing
 
             var configuration = HTTPServerConfiguration(port: server.server.port)
             configuration.threadPoolSize = 1
-            let second = HTTPServer(configuration: configuration, responder: Router(), logger: Logger(label: "t", handler: NullLogHandler()))
+            let second = HTTPServer(
+                configuration: configuration, responder: Router(), logger: Logger(label: "t", handler: NullLogHandler())
+            )
             let error = #expect(throws: HTTPServerError.self) { try second.start() }
             #expect(error?.code == .addressInUse)
             #expect(error?.description.contains("already in use") == true)
@@ -91,7 +94,8 @@ import Testing
             #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
             #expect(generated.text == id)
 
-            let insane = try await server.client.request("GET", "/id", headers: [("X-Request-Id", String(repeating: "a", count: 129))])
+            let insane = try await server.client.request(
+                "GET", "/id", headers: [("X-Request-Id", String(repeating: "a", count: 129))])
             #expect(insane.header("X-Request-Id")?.count == 32)
             let spaced = try await server.client.request("GET", "/id", headers: [("X-Request-Id", "has space")])
             #expect(spaced.header("X-Request-Id") != "has space")
@@ -138,7 +142,8 @@ import Testing
             defer { connection.close() }
             for index in 0..<3 {
                 let body = "message \(index)"
-                try await connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                try await connection.send(
+                    "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
                 let response = try await connection.readResponse()
                 #expect(response.status == 200)
                 #expect(response.text == body)
@@ -152,7 +157,8 @@ import Testing
         } _: { server in
             let connection = try await server.client.openConnection()
             defer { connection.close() }
-            try await connection.send("PUT /blob HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            try await connection.send(
+                "PUT /blob HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
             try await connection.send("12345")
             let response = try await connection.readResponse()
             #expect(response.status == 200)
@@ -164,7 +170,8 @@ import Testing
         try await withServer { router in
             router.add(.GET, "/") { _, _ in .text("root") }
         } _: { server in
-            let response = try await server.client.rawRequest(Array("GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n".utf8))
+            let response = try await server.client.rawRequest(
+                Array("GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n".utf8))
             #expect(response.status == 400)
             let fine = try await server.client.request("GET", "/")
             #expect(fine.status == 200)
@@ -192,7 +199,8 @@ import Testing
         } _: { server in
             for _ in 0..<5 {
                 #expect(try await server.client.request("GET", "/ok").status == 200)
-                #expect(try await server.client.request("POST", "/ok", body: Array(repeating: 1, count: 50)).status == 413)
+                #expect(
+                    try await server.client.request("POST", "/ok", body: Array(repeating: 1, count: 50)).status == 413)
                 #expect(try await server.client.request("GET", "/slow").status == 503)
                 #expect(try await server.client.request("GET", "/stream").text == "data: x\n\n")
                 #expect(try await server.client.request("GET", "/missing").status == 404)

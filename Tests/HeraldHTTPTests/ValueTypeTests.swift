@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeraldHTTP
 
 @Suite struct ValueTypeTests {
@@ -46,7 +47,10 @@ import Testing
             metadata: ["path": "/a b", "status": "500", "empty": ""],
             timestamp: "2025-01-02T03:04:05.678Z"
         )
-        #expect(line == #"ts=2025-01-02T03:04:05.678Z level=warning label=herald msg="request \"failed\"" empty="" path="/a b" status=500"#)
+        #expect(
+            line
+                == #"ts=2025-01-02T03:04:05.678Z level=warning label=herald msg="request \"failed\"" empty="" path="/a b" status=500"#
+        )
         let timestamp = StderrLogHandler.timestamp()
         #expect(timestamp.count == 24 && timestamp.hasSuffix("Z"))
     }
@@ -70,13 +74,17 @@ import Testing
 
     @Test func serverSentEventEncoding() {
         let event = ServerSentEvent(id: "7", event: "notification", data: "a\nb", retry: 3000)
-        #expect(String(decoding: event.bytes, as: UTF8.self) == "id: 7\nevent: notification\nretry: 3000\ndata: a\ndata: b\n\n")
+        #expect(
+            String(decoding: event.bytes, as: UTF8.self)
+                == "id: 7\nevent: notification\nretry: 3000\ndata: a\ndata: b\n\n")
         #expect(String(decoding: ServerSentEvent.comment("ping"), as: UTF8.self) == ":ping\n\n")
     }
 
     @Test func errorBodiesAreExactJSON() throws {
         let error = HTTPError.badRequest("Bad \"input\"\n", code: "invalid_input")
-        #expect(String(decoding: error.jsonBody, as: UTF8.self) == #"{"error":{"code":"invalid_input","message":"Bad \"input\"\n"}}"#)
+        #expect(
+            String(decoding: error.jsonBody, as: UTF8.self)
+                == #"{"error":{"code":"invalid_input","message":"Bad \"input\"\n"}}"#)
         let parsed = try JSONSerialization.jsonObject(with: Data(error.jsonBody)) as? [String: [String: String]]
         #expect(parsed?["error"]?["message"] == "Bad \"input\"\n")
         #expect(error.response.status == 400)

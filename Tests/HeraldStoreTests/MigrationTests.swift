@@ -18,17 +18,28 @@ struct MigrationTests {
             let store = try SQLiteStore(path: path)
             #expect(store.appliedMigrations == allVersions)
             #expect(try store.schemaVersions() == allVersions)
-            #expect(try store.migrate() == [])
+            #expect(try store.migrate() == allVersions)  // what this instance applied, at open
             try await publish(store, ids: ["kept"])
         }
         let reopened = try SQLiteStore(path: path)
         #expect(reopened.appliedMigrations == [])
+        #expect(try reopened.migrate() == [])
         #expect(try reopened.schemaVersions() == allVersions)
         #expect(try await reopened.notification(userID: "u1", id: "kept") != nil)
         let names = try reopened.read { db in
             try db.query("SELECT name FROM schema_migrations ORDER BY version") { row in row.text(0) }
         }
         #expect(names == SQLiteStore.migrations.map(\.name))
+    }
+
+    @Test("opening a path that cannot be a database throws with the path and SQLite's code")
+    func openFailure() throws {
+        let error = try #require(throws: StoreError.self) {
+            try SQLiteStore(path: "/nonexistent-directory-\(UUID().uuidString)/herald.db")
+        }
+        #expect(error.code == .sqlite)
+        #expect(error.primaryResultCode == 14)  // SQLITE_CANTOPEN
+        #expect(error.message.contains("nonexistent-directory"))
     }
 
     @Test("the file database runs in WAL mode with foreign keys on")

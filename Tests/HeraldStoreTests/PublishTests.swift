@@ -26,7 +26,8 @@ struct PublishTests {
             #expect(payload == InboxNotification(
                 id: "n1", type: "order.shipped", category: "orders", title: "Title n1", body: "Body n1",
                 data: ["orderId": "o-1"], hasDetail: true, createdAt: t0))
-            #expect(!events[0].payload.contains("detail\""))
+            #expect(!events[0].payload.contains("\"detail\""))
+            #expect(events[1].payload.contains("\"readAt\":null"))
 
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["n2"])

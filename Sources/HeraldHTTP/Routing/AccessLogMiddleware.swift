@@ -33,15 +33,17 @@ public struct AccessLogMiddleware: Middleware {
         let elapsed = ContinuousClock.now - context.startTime
         let (seconds, attoseconds) = elapsed.components
         let millis = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        context.logger.log(level: level, "request", metadata: [
-            "request_id": context.requestID,
-            "method": request.method.rawValue,
-            "path": request.path,
-            "route": context.route ?? "-",
-            "status": String(status),
-            "duration_ms": String(format3(millis)),
-            "bytes": bytes,
-        ])
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "request_id": context.requestID,
+                "method": request.method.rawValue,
+                "path": request.path,
+                "route": context.route ?? "-",
+                "status": String(status),
+                "duration_ms": String(format3(millis)),
+                "bytes": bytes,
+            ])
     }
 
     private func format3(_ value: Double) -> String {

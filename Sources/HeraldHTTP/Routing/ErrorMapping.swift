@@ -4,14 +4,18 @@ enum ErrorMapping {
         let httpError = HTTPError.from(error)
         if let known = error as? HTTPError {
             if known.status >= 500 {
-                context.logger.warning("request failed", metadata: ["status": String(known.status), "code": known.code])
+                context.logger.warning(
+                    "request failed", metadata: ["status": String(known.status), "code": known.code])
             } else {
-                context.logger.debug("request rejected", metadata: ["status": String(known.status), "code": known.code])
+                context.logger.debug(
+                    "request rejected", metadata: ["status": String(known.status), "code": known.code])
             }
         } else if error is CancellationError {
             context.logger.debug("request cancelled")
         } else {
-            context.logger.error("unhandled error", metadata: ["error": String(describing: error), "error_type": String(reflecting: type(of: error))])
+            context.logger.error(
+                "unhandled error",
+                metadata: ["error": String(describing: error), "error_type": String(reflecting: type(of: error))])
         }
         return httpError.response
     }

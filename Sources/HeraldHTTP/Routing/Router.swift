@@ -75,7 +75,9 @@ public struct Router: Responder {
         }
     }
 
-    private func run(_ index: Int, _ request: Request, _ context: RequestContext, _ final: Handler) async throws -> Response {
+    private func run(_ index: Int, _ request: Request, _ context: RequestContext, _ final: Handler) async throws
+        -> Response
+    {
         guard index < middlewares.count else { return try await final(request, context) }
         return try await middlewares[index].handle(request, context: context) { request, context in
             try await self.run(index + 1, request, context, final)
@@ -98,7 +100,8 @@ public struct Router: Responder {
         guard !candidates.isEmpty else { return .notFound }
 
         for candidate in candidates {
-            let endpoint = candidate.node.endpoints[method]
+            let endpoint =
+                candidate.node.endpoints[method]
                 ?? (method == .HEAD ? candidate.node.endpoints[.GET] : nil)
             if let endpoint {
                 var parameters: [String: String] = [:]
@@ -143,7 +146,9 @@ public struct Router: Responder {
         }
     }
 
-    private static func insert(_ endpoint: Endpoint, method: HTTPMethod, segments: ArraySlice<Substring>, into node: inout Node) {
+    private static func insert(
+        _ endpoint: Endpoint, method: HTTPMethod, segments: ArraySlice<Substring>, into node: inout Node
+    ) {
         guard let segment = segments.first else {
             if node.endpoints[method] == nil { node.methodOrder.append(method) }
             node.endpoints[method] = endpoint

@@ -3,9 +3,7 @@ import Synchronization
 /// One request on one connection, from its headers until libmicrohttpd reports it done.
 /// Created on the first access-handler call, released in the request-completed callback.
 final class ConnectionRequest: @unchecked Sendable {
-    // Safe: the `var`s below are used only from libmicrohttpd callbacks for this
-    // connection, which MHD runs one at a time on the connection's own thread;
-    // everything handler tasks touch lives in `shared` (a Mutex).
+    // Safe: the `var`s are touched only by this connection's MHD callbacks (one at a time, one thread); task-shared state is in the `shared` Mutex.
 
     enum Phase {
         /// Reading the body.

@@ -1,8 +1,9 @@
+import CMicroHTTPD
 import Foundation
 import Synchronization
-import CMicroHTTPD
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Notices clients hanging up on parked (suspended) event streams. libmicrohttpd does
@@ -25,7 +26,8 @@ final class DisconnectWatcher: Sendable {
     init() throws(HTTPServerError) {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else {
-            throw HTTPServerError(.socketFailed, "epoll_create1 failed: \(ListenSocket.describe(errno)).", systemError: errno)
+            throw HTTPServerError(
+                .socketFailed, "epoll_create1 failed: \(ListenSocket.describe(errno)).", systemError: errno)
         }
         let wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wakeFD >= 0 else {

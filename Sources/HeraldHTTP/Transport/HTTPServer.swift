@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An HTTP/1.1 server on libmicrohttpd that hands every request to a `Responder`.
 ///
 /// Event-loop threads (epoll) only parse and send; each request's responder runs in a
@@ -38,10 +42,11 @@ public final class HTTPServer: Sendable {
             do throws(HTTPServerError) {
                 watcher = try DisconnectWatcher()
             } catch {
-                _ = closeSocket(listen.fd)
+                close(listen.fd)
                 throw error
             }
-            let core = ServerCore(configuration: configuration, dispatcher: dispatcher, logger: logger, watcher: watcher)
+            let core = ServerCore(
+                configuration: configuration, dispatcher: dispatcher, logger: logger, watcher: watcher)
             let daemon: MHDDaemon
             do throws(HTTPServerError) {
                 daemon = try MHDDaemon(core: core, listen: listen)
@@ -82,17 +87,29 @@ public final class HTTPServer: Sendable {
     /// to `gracePeriod` (then answers them 503 and cancels them), finishes open streams,
     /// and stops the daemon. Safe to call more than once.
     public func stop(gracePeriod: Duration = .seconds(10)) async {
+        // An unstructured task, so cancelling the caller cannot cut the drain short.
+        await Task { await self.stopNow(gracePeriod: gracePeriod) }.value
+    }
+
+    private func stopNow(gracePeriod: Duration) async {
         let taken = state.withLock { state -> (MHDDaemon, Int)? in
             guard case .running(let daemon, let port) = state else { return nil }
             state = .stopping(daemon, port: port)
             return (daemon, port)
         }
-        guard let (daemon, port) = taken else { return }
+        guard let (daemon, port) = taken else {
+            // Another caller is stopping it: return once that is done.
+            while case .stopping = state.withLock({ $0 }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return
+        }
         let core = daemon.core
         let deadline = ContinuousClock.now + gracePeriod
         core.beginStopping()
         daemon.quiesce()
-        logger.info("http server stopping", metadata: ["port": String(port), "in_flight": String(core.handlersInFlight)])
+        logger.info(
+            "http server stopping", metadata: ["port": String(port), "in_flight": String(core.handlersInFlight)])
 
         await Self.wait(until: deadline) { core.handlersInFlight == 0 }
         core.forceCompleteHandlers()
@@ -126,8 +143,3 @@ public final class HTTPServer: Sendable {
         daemon?.isQuiesced ?? false
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-private func closeSocket(_ fd: Int32) -> Int32 { close(fd) }
-#endif

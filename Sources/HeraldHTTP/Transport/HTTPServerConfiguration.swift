@@ -17,6 +17,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// Most simultaneous connections. The open-files soft limit is raised to the hard
     /// limit at start.
     public var connectionLimit: Int = 20_000
+    /// Memory libmicrohttpd gives each connection for request headers and send buffers
+    /// (its default is 32 KiB). Requests whose headers do not fit get 431. Lower values
+    /// save memory with many idle event streams (measured: about 30 KiB per stream at
+    /// 32 KiB, 18 KiB at 8 KiB).
+    public var connectionMemoryLimit: Int = 32 * 1024
 
     public init(
         host: String = "127.0.0.1",
@@ -25,7 +30,8 @@ public struct HTTPServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         requestTimeout: Duration = .seconds(30),
         threadPoolSize: Int = 2,
-        connectionLimit: Int = 20_000
+        connectionLimit: Int = 20_000,
+        connectionMemoryLimit: Int = 32 * 1024
     ) {
         self.host = host
         self.port = port
@@ -34,6 +40,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.threadPoolSize = threadPoolSize
         self.connectionLimit = connectionLimit
+        self.connectionMemoryLimit = connectionMemoryLimit
     }
 
     /// The idle timeout in whole seconds as libmicrohttpd takes it (rounded up; 0 = none).

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The listening socket, bound by us so errors are precise and port 0 can be read back.
@@ -36,7 +36,8 @@ struct ListenSocket {
         }
         let first = chosen
         let family = first.pointee.ai_family
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else {
             throw HTTPServerError(.socketFailed, "Cannot create a socket: \(Self.describe(errno)).", systemError: errno)
         }
@@ -50,14 +51,18 @@ struct ListenSocket {
             let code = errno
             close(fd)
             if code == EADDRINUSE {
-                throw HTTPServerError(.addressInUse, "Cannot listen on \(host):\(port): the address is already in use.", systemError: code)
+                throw HTTPServerError(
+                    .addressInUse, "Cannot listen on \(host):\(port): the address is already in use.", systemError: code
+                )
             }
-            throw HTTPServerError(.socketFailed, "Cannot bind \(host):\(port): \(Self.describe(code)).", systemError: code)
+            throw HTTPServerError(
+                .socketFailed, "Cannot bind \(host):\(port): \(Self.describe(code)).", systemError: code)
         }
         if listen(fd, backlog) != 0 {
             let code = errno
             close(fd)
-            throw HTTPServerError(.socketFailed, "Cannot listen on \(host):\(port): \(Self.describe(code)).", systemError: code)
+            throw HTTPServerError(
+                .socketFailed, "Cannot listen on \(host):\(port): \(Self.describe(code)).", systemError: code)
         }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -24,7 +24,6 @@ enum MHD {
 
 /// A libmicrohttpd connection pointer that may cross threads.
 struct ConnectionHandle: @unchecked Sendable, Hashable {
-    // Safe: only MHD dereferences it; off the connection's own thread we pass it solely
-    // to MHD_resume_connection, which MHD allows from any thread for a suspended connection.
+    // Safe: only MHD dereferences it; off its own thread it goes only to MHD_resume_connection, allowed from any thread.
     let pointer: OpaquePointer
 }

@@ -1,6 +1,7 @@
 import CMicroHTTPD
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The C callbacks handed to libmicrohttpd. They are plain global functions (no actor,

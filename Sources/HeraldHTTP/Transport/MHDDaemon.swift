@@ -1,14 +1,14 @@
 import CMicroHTTPD
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Owns the libmicrohttpd daemon handle and the listening socket; stops the daemon in
 /// `deinit` if nobody did.
 final class MHDDaemon: @unchecked Sendable {
-    // Safe: `handle` never changes and is used only via MHD's daemon-level calls, which
-    // `lifecycle` (a Mutex) serialises and makes happen at most once.
+    // Safe: `handle` is immutable; quiesce and stop run at most once, guarded by the `lifecycle` Mutex.
 
     let core: ServerCore
     private let handle: OpaquePointer
@@ -23,20 +23,36 @@ final class MHDDaemon: @unchecked Sendable {
 
     init(core: ServerCore, listen: ListenSocket) throws(HTTPServerError) {
         let configuration = core.configuration
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if listen.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let coreRef = Unmanaged.passUnretained(core).toOpaque()
         let timeoutSeconds = configuration.idleTimeoutSeconds
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(libraryLoggerPointer, to: Int.self), ptr_value: coreRef),
+            MHD_OptionItem(
+                option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(libraryLoggerPointer, to: Int.self),
+                ptr_value: coreRef),
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(listen.fd), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
+            MHD_OptionItem(
+                option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedPointer, to: Int.self), ptr_value: coreRef),
-            MHD_OptionItem(option: MHD_OPTION.UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescaperPointer, to: Int.self), ptr_value: nil),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedPointer, to: Int.self),
+                ptr_value: coreRef),
+            MHD_OptionItem(
+                option: MHD_OPTION.UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescaperPointer, to: Int.self),
+                ptr_value: nil),
         ]
+        if configuration.connectionMemoryLimit > 0 {
+            options.append(
+                MHD_OptionItem(
+                    option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit,
+                    ptr_value: nil))
+        }
         if configuration.threadPoolSize > 1 {
-            options.append(MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
+            options.append(
+                MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil)
+            )
         }
         options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
 
@@ -106,4 +122,5 @@ final class MHDDaemon: @unchecked Sendable {
 // Callbacks as C function pointers, for option items that carry them as integers.
 private let libraryLoggerPointer: MHD_LogCallback = libraryLogger
 private let requestCompletedPointer: MHD_RequestCompletedCallback = requestCompletedCallback
-private let identityUnescaperPointer: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = identityUnescaper
+private let identityUnescaperPointer:
+    @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = identityUnescaper

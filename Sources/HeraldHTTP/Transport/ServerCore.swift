@@ -1,7 +1,8 @@
 import CMicroHTTPD
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The transport's shared state, reached from libmicrohttpd callbacks (as their closure
@@ -33,7 +34,10 @@ final class ServerCore: Sendable {
     private let registry = Mutex(Registry())
     private let suspensions = Mutex(Suspensions())
 
-    init(configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger, watcher: DisconnectWatcher) {
+    init(
+        configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
+        watcher: DisconnectWatcher
+    ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.logger = logger
@@ -49,7 +53,8 @@ final class ServerCore: Sendable {
         }
         var query: [String: String] = [:]
         withUnsafeMutablePointer(to: &query) { pointer in
-            _ = MHD_get_connection_values(connection.pointer, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
+            _ = MHD_get_connection_values(
+                connection.pointer, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
         }
         let request = ConnectionRequest(
             connection: connection,
@@ -159,7 +164,8 @@ final class ServerCore: Sendable {
                 do { try await Task.sleep(for: timeout) } catch { return }
                 if complete(request, with: HTTPError.timeout().response, requestID: request.requestID) {
                     handler.cancel()
-                    context.logger.warning("request timed out", metadata: ["path": request.path, "timeout": "\(timeout)"])
+                    context.logger.warning(
+                        "request timed out", metadata: ["path": request.path, "timeout": "\(timeout)"])
                 }
             }
         }
@@ -222,22 +228,28 @@ final class ServerCore: Sendable {
             case .bytes(let bytes):
                 mhdResponse = try bytes.withUnsafeBytes { buffer throws(MHDError) in
                     try MHD.check(
-                        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY),
+                        MHD_create_response_from_buffer(
+                            buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                            MHD_ResponseMemoryMode.RESPMEM_MUST_COPY),
                         "MHD_create_response_from_buffer"
                     )
                 }
             case .stream(let stream):
                 let link = StreamLink(core: self, connection: request.connection, stream: stream)
                 let retained = Unmanaged.passRetained(link)
-                guard let created = MHD_create_response_from_callback(
-                    MHD.sizeUnknown, 16 * 1024, streamContentReader, retained.toOpaque(), streamContentReaderFree
-                ) else {
+                guard
+                    let created = MHD_create_response_from_callback(
+                        MHD.sizeUnknown, 16 * 1024, streamContentReader, retained.toOpaque(), streamContentReaderFree
+                    )
+                else {
                     retained.release()
                     throw MHDError(operation: "MHD_create_response_from_callback")
                 }
                 mhdResponse = created
                 request.stream = link
-                try MHD.check(herald_mhd_set_connection_timeout(request.connection.pointer, 0), "MHD_set_connection_option(TIMEOUT)")
+                try MHD.check(
+                    herald_mhd_set_connection_timeout(request.connection.pointer, 0),
+                    "MHD_set_connection_option(TIMEOUT)")
                 let keep = registry.withLock { registry -> Bool in
                     registry.handlers[request.identifier] = nil
                     guard !registry.stopping else { return false }
@@ -247,22 +259,26 @@ final class ServerCore: Sendable {
                 if !keep { stream.finish() }
             }
         } catch {
-            logger.error("cannot create response", metadata: ["error": String(describing: error), "request_id": request.requestID])
+            logger.error(
+                "cannot create response",
+                metadata: ["error": String(describing: error), "request_id": request.requestID])
             return .NO
         }
         defer { MHD_destroy_response(mhdResponse) }
-        for (name, value) in response.headers {
-            if HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding") {
-                continue
-            }
+        var headers = response.headers
+        // libmicrohttpd frames the body itself.
+        headers.remove(name: "Content-Length")
+        headers.remove(name: "Transfer-Encoding")
+        if stopping && headers["Connection"] == nil {
+            headers["Connection"] = "close"
+        }
+        for (name, value) in headers {
             do {
                 try MHD.check(MHD_add_response_header(mhdResponse, name, value), "MHD_add_response_header(\(name))")
             } catch {
-                logger.warning("response header dropped", metadata: ["error": error.description, "request_id": request.requestID])
+                logger.warning(
+                    "response header dropped", metadata: ["error": error.description, "request_id": request.requestID])
             }
-        }
-        if stopping && response.headers["Connection"] == nil {
-            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         do {
             try MHD.check(
@@ -271,7 +287,8 @@ final class ServerCore: Sendable {
             )
             return .YES
         } catch {
-            logger.error("cannot queue response", metadata: ["error": error.description, "request_id": request.requestID])
+            logger.error(
+                "cannot queue response", metadata: ["error": error.description, "request_id": request.requestID])
             return .NO
         }
     }
@@ -299,11 +316,20 @@ final class ServerCore: Sendable {
             link.stream.transportClosed()
             if reason == .REQUEST_TERMINATED_COMPLETED_OK {
                 // The connection may carry on (keep-alive): give it its idle timeout back.
-                _ = herald_mhd_set_connection_timeout(request.connection.pointer, configuration.idleTimeoutSeconds)
+                do {
+                    try MHD.check(
+                        herald_mhd_set_connection_timeout(request.connection.pointer, configuration.idleTimeoutSeconds),
+                        "MHD_set_connection_option(TIMEOUT)"
+                    )
+                } catch {
+                    logger.debug("idle timeout not restored", metadata: ["error": error.description])
+                }
             }
         }
         if reason != .REQUEST_TERMINATED_COMPLETED_OK && logger.isEnabled(.debug) {
-            logger.debug("connection ended early", metadata: ["reason": String(reason.rawValue), "request_id": request.requestID])
+            logger.debug(
+                "connection ended early",
+                metadata: ["reason": String(reason.rawValue), "request_id": request.requestID])
         }
     }
 
@@ -386,8 +412,11 @@ final class ServerCore: Sendable {
 
     // MARK: Logging
 
+    /// libmicrohttpd reports routine closes ("Closing connection …") through the same
+    /// channel as real problems; those go to debug.
     func logLibraryMessage(_ message: String) {
-        logger.warning("libmicrohttpd: \(message)")
+        let level: Logger.Level = message.hasPrefix("Closing connection") ? .debug : .warning
+        logger.log(level: level, "libmicrohttpd: \(message)")
     }
 }
 
@@ -415,6 +444,7 @@ private func collectQueryArgument(
 ) -> MHD_Result {
     guard let closure, let key, key.pointee != 0 else { return .YES }
     let query = closure.assumingMemoryBound(to: [String: String].self)
-    URLDecoding.addQueryValue(&query.pointee, rawName: String(cString: key), rawValue: value.map { String(cString: $0) } ?? "")
+    URLDecoding.addQueryValue(
+        &query.pointee, rawName: String(cString: key), rawValue: value.map { String(cString: $0) } ?? "")
     return .YES
 }

@@ -35,8 +35,8 @@ final class StreamLink: Sendable {
         switch outcome {
         case .bytes(let count): return count
         case .parked: return 0
-        case .endOfStream: return MHD.endOfStream
-        case .clientGone: return MHD.endWithError
+        case .endOfStream, .clientGone: return MHD.endOfStream
+        case .overflowed: return MHD.endWithError
         }
     }
 

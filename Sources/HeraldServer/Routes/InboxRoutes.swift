@@ -34,7 +34,7 @@ struct InboxRoutes {
         let page = try await services.store.inboxPage(
             userID: userID, category: category, beforeSeq: beforeSeq, limit: limit)
         let nextCursor = page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil
-        return try Response.json(
+        return InboxJSON.response(
             NotificationPage(
                 items: page.items, nextCursor: nextCursor,
                 unreadCount: page.counts.unread, unseenCount: page.counts.unseen))

@@ -12,22 +12,29 @@ final class SQLiteConnection {
     private var cache: [String: SQLiteStatement] = [:]
     static let dialect = SQLDialect.sqlite
 
+    /// Process-wide settings, applied once before the first connection opens (SQLite refuses
+    /// them after it initialized, which is harmless). Memory statistics off: they take a global
+    /// mutex on every allocation.
+    private static let libraryConfigured: Bool = {
+        herald_sqlite_config_int(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK
+    }()
+
     init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard let db else {
-            throw StoreError(code: .sqlite, resultCode: rc, message: "cannot open database at \(path)")
-        }
         do {
-            try sqliteCheck(rc, db: db, sql: nil)
+            // A nil handle means SQLite could not even allocate one.
+            try sqliteCheck(db == nil && rc == SQLITE_OK ? SQLITE_NOMEM : rc, db: db, sql: nil)
             try sqliteCheck(sqlite3_extended_result_codes(db, 1), db: db, sql: nil)
             try sqliteCheck(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), db: db, sql: nil)
         } catch {
             sqlite3_close_v2(db)
-            throw error
+            throw StoreError(
+                code: error.code, resultCode: error.resultCode, message: "\(error.message) (opening \(path))")
         }
-        handle = db
+        handle = db!
     }
 
     deinit {
@@ -224,6 +231,11 @@ struct SQLiteRow {
     /// Decodes a JSON TEXT column.
     func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T {
         try StoreJSON.decode(type, from: text(column), sql: sql)
+    }
+
+    /// A TEXT column holding a flat JSON object of strings (the `data` column).
+    func stringMap(_ column: Int) throws(StoreError) -> [String: String] {
+        try StoreJSON.decodeData(text(column), sql: sql)
     }
 
     func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T? {

@@ -17,7 +17,7 @@ extension SQLiteStore {
         let item = InboxNotification(
             id: row.text(1), type: row.text(2), category: row.optionalText(3),
             title: row.text(4), body: row.text(5),
-            data: try row.json([String: String].self, 6),
+            data: try row.stringMap(6),
             deepLink: row.optionalText(7), hasDetail: row.bool(8),
             createdAt: row.date(9), readAt: row.optionalDate(10), seenAt: row.optionalDate(11))
         return (row.int64(0), item)
@@ -101,17 +101,15 @@ extension SQLiteStore {
         let data = StoreJSON.encodeData(notification.data)
         let detail = try notification.detail.map { value throws(StoreError) in try StoreJSON.encode(value) }
         let push = notification.push.map(StoreJSON.encodePush)
-        let seq = try db.queryOne(
+        try db.execute(
             """
             INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data, deep_link,
                                        detail, has_detail, push, created_at)
             VALUES (\(notification.id), \(notification.userID), \(notification.type), \(notification.category),
                     \(notification.hidden), \(notification.title), \(notification.body), \(data),
                     \(notification.deepLink), \(detail), \(hasDetail), \(push), \(notification.createdAt))
-            RETURNING seq
-            """
-        ) { row in row.int64(0) }
-        guard seq != nil, !notification.hidden else { return nil }
+            """)
+        guard !notification.hidden else { return nil }
         let item = InboxNotification(
             id: notification.id, type: notification.type, category: notification.category,
             title: notification.title, body: notification.body, data: notification.data,
@@ -280,7 +278,9 @@ extension SQLiteStore {
 
     public func streamEvents(userID: String, afterSeq: Int64, limit: Int) async throws -> [StreamEventRecord] {
         try read { db in
-            try db.query(Self.streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: max(0, limit))) { row in StreamEventRecord(seq: row.int64(0), userID: row.text(1), kind: row.text(2), payload: row.text(3)) }
+            try db.query(Self.streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: max(0, limit))) { row in
+                StreamEventRecord(seq: row.int64(0), userID: row.text(1), kind: row.text(2), payload: row.text(3))
+            }
         }
     }
 

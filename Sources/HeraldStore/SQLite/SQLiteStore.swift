@@ -14,7 +14,7 @@ public final class SQLiteStore: HeraldStore {
     private let pool: SQLiteConnectionPool
     /// The database file (or `:memory:`).
     public let path: String
-    /// The migration versions this open applied (empty when the schema was already current).
+    /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
     /// Every migration of the SQLite store, oldest first.
@@ -58,11 +58,12 @@ public final class SQLiteStore: HeraldStore {
 
     // MARK: Migrations
 
-    /// Applies pending migrations, each in its own transaction; returns the versions applied
-    /// now (empty when the schema is current). `init` already runs this.
+    /// Applies pending migrations, each in its own transaction, and returns every version this
+    /// store instance applied, at open or now: `[]` when the database was already current.
+    /// `init` already migrates, so `herald migrate` is `try SQLiteStore.open(url: url).migrate()`.
     @discardableResult
     public func migrate() throws -> [Int] {
-        try Self.migrate(pool)
+        try appliedMigrations + Self.migrate(pool)
     }
 
     /// The versions recorded in `schema_migrations`, ascending.

@@ -1,0 +1,153 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+
+/// A hand-written JSON writer for the hot inbox answers (`NotificationPage`, `InboxNotification`).
+///
+/// The inbox list is the most frequent call; Foundation's `JSONEncoder` spends most of its time
+/// in generic container machinery there. This writer emits the same document (same keys,
+/// explicit `null`s, RFC 3339 UTC times with whole seconds, like `.iso8601`); a test decodes
+/// both and compares them.
+struct InboxJSON {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    static func page(_ page: NotificationPage) -> [UInt8] {
+        var writer = InboxJSON(capacity: 512 + page.items.count * 400)
+        writer.raw(#"{"items":["#)
+        for (index, item) in page.items.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.notification(item)
+        }
+        writer.raw(#"],"nextCursor":"#)
+        writer.optionalString(page.nextCursor)
+        writer.raw(#","unreadCount":"#)
+        writer.raw(String(page.unreadCount))
+        writer.raw(#","unseenCount":"#)
+        writer.raw(String(page.unseenCount))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// A response with the page as its JSON body.
+    static func response(_ page: NotificationPage) -> Response {
+        Response(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .bytes(Self.page(page)))
+    }
+
+    private mutating func notification(_ item: InboxNotification) {
+        raw(#"{"id":"#)
+        string(item.id)
+        raw(#","type":"#)
+        string(item.type)
+        raw(#","category":"#)
+        optionalString(item.category)
+        raw(#","title":"#)
+        string(item.title)
+        raw(#","body":"#)
+        string(item.body)
+        raw(#","data":{"#)
+        for (index, key) in item.data.keys.sorted().enumerated() {
+            if index > 0 { raw(",") }
+            string(key)
+            raw(":")
+            string(item.data[key] ?? "")
+        }
+        raw(#"},"deepLink":"#)
+        optionalString(item.deepLink)
+        raw(#","hasDetail":"#)
+        raw(item.hasDetail ? "true" : "false")
+        raw(#","createdAt":"#)
+        date(item.createdAt)
+        raw(#","readAt":"#)
+        optionalDate(item.readAt)
+        raw(#","seenAt":"#)
+        optionalDate(item.seenAt)
+        raw("}")
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
+    }
+
+    private mutating func optionalDate(_ value: Date?) {
+        if let value { date(value) } else { raw("null") }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string with the escapes RFC 8259 requires.
+    private mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw(#"\""#)
+            case UInt8(ascii: "\\"): raw(#"\\"#)
+            case 0x0A: raw(#"\n"#)
+            case 0x0D: raw(#"\r"#)
+            case 0x09: raw(#"\t"#)
+            case 0x00..<0x20:
+                raw(#"\u00"#)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"YYYY-MM-DDTHH:MM:SSZ"` in UTC, whole seconds (as `JSONEncoder`'s `.iso8601`).
+    private mutating func date(_ value: Date) {
+        let seconds = Int64(value.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = Self.civil(fromDays: days)
+        bytes.append(UInt8(ascii: "\""))
+        digits(year, count: 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, count: 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, count: 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 3600 / 60, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, count: 2)
+        raw("Z\"")
+    }
+
+    private mutating func digits(_ value: Int64, count: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
