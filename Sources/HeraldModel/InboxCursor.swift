@@ -10,11 +10,26 @@ public enum InboxCursor {
     /// The cursor for the page after the row with sequence number `seq` (at least 0).
     public static func encode(seq: Int64) -> String {
         precondition(seq >= 0, "sequence numbers are not negative")
-        let plain = Array((version + String(seq)).utf8)
-        return Data(plain).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return base64URL(Array((version + String(seq)).utf8))
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Base64url without padding (RFC 4648 §5); written out because the list answers one per page.
+    private static func base64URL(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var value: UInt32 = 0
+            for (offset, byte) in chunk.enumerated() { value |= UInt32(byte) << (16 - 8 * offset) }
+            for position in 0...chunk.count {
+                out.append(alphabet[Int(value >> (18 - 6 * position) & 0x3F)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The sequence number in `cursor`, or `nil` for anything this server did not make.

@@ -61,6 +61,11 @@ enum FlatJSONObject {
                 index += 1
             }
             guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "\"") {
+                // The input is a Swift string, so this slice is valid UTF-8.
+                defer { index += 1 }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
             var utf8 = Array(bytes[start..<index])
             while index < bytes.count {
                 let byte = bytes[index]

@@ -21,7 +21,6 @@ final class ConnectionRequest: @unchecked Sendable {
         /// The connection is suspended waiting for `response`.
         var parked = false
         var handlerTask: Task<Void, Never>?
-        var timerTask: Task<Void, Never>?
     }
 
     let connection: ConnectionHandle

@@ -13,6 +13,8 @@ final class ServerCore: Sendable {
     let dispatcher: RequestDispatcher
     let logger: Logger
     let watcher: DisconnectWatcher
+    /// `nil` when the request timeout is off.
+    private let deadlines: RequestDeadlines?
 
     struct Registry {
         var stopping = false
@@ -42,6 +44,12 @@ final class ServerCore: Sendable {
         self.dispatcher = dispatcher
         self.logger = logger
         self.watcher = watcher
+        self.deadlines = configuration.requestTimeout > .zero ? RequestDeadlines(timeout: configuration.requestTimeout) : nil
+        deadlines?.start { [weak self] request in self?.timedOut(request) }
+    }
+
+    deinit {
+        deadlines?.stop()
     }
 
     // MARK: Access-handler steps (on the connection's thread)
@@ -157,25 +165,23 @@ final class ServerCore: Sendable {
                 stream.finish()
             }
         }
-        var timer: Task<Void, Never>?
-        let timeout = configuration.requestTimeout
-        if timeout > .zero {
-            timer = Task { [self] in
-                do { try await Task.sleep(for: timeout) } catch { return }
-                if complete(request, with: HTTPError.timeout().response, requestID: request.requestID) {
-                    handler.cancel()
-                    context.logger.warning(
-                        "request timed out", metadata: ["path": request.path, "timeout": "\(timeout)"])
-                }
-            }
-        }
         let finishedAlready = request.shared.withLock { shared -> Bool in
             guard !shared.completed else { return true }
             shared.handlerTask = handler
-            shared.timerTask = timer
             return false
         }
-        if finishedAlready { timer?.cancel() }
+        if !finishedAlready { deadlines?.track(request) }
+    }
+
+    /// The handler outlived the request timeout: answer 503 and cancel it.
+    private func timedOut(_ request: ConnectionRequest) {
+        let handler = request.shared.withLock { $0.handlerTask }
+        if complete(request, with: HTTPError.timeout().response, requestID: request.requestID) {
+            handler?.cancel()
+            logger.warning(
+                "request timed out",
+                metadata: ["request_id": request.requestID, "path": request.path, "timeout": "\(configuration.requestTimeout)"])
+        }
     }
 
     /// Hands `response` to the request unless it already has one; resumes the connection
@@ -186,18 +192,16 @@ final class ServerCore: Sendable {
         if let requestID, response.headers[RequestID.headerName] == nil {
             response.headers[RequestID.headerName] = requestID
         }
-        let outcome = request.shared.withLock { shared -> (won: Bool, wake: Bool, timer: Task<Void, Never>?) in
-            guard !shared.completed else { return (false, false, nil) }
+        let outcome = request.shared.withLock { shared -> (won: Bool, wake: Bool) in
+            guard !shared.completed else { return (false, false) }
             shared.completed = true
             shared.response = response
             let wake = shared.parked
             shared.parked = false
-            let timer = shared.timerTask
-            shared.timerTask = nil
             shared.handlerTask = nil
-            return (true, wake, timer)
+            return (true, wake)
         }
-        outcome.timer?.cancel()
+        if outcome.won { deadlines?.forget(request) }
         if outcome.wake { resume(request.connection) }
         return outcome.won
     }
@@ -305,12 +309,11 @@ final class ServerCore: Sendable {
             shared.completed = true
             shared.parked = false
             shared.response = nil
-            shared.timerTask?.cancel()
-            shared.timerTask = nil
             defer { shared.handlerTask = nil }
             return shared.handlerTask
         }
         task?.cancel()
+        deadlines?.forget(request)
         if let link = request.stream {
             request.stream = nil
             link.stream.transportClosed()

@@ -10,6 +10,7 @@ struct Authenticator: Sendable {
     let store: any HeraldStore
     let now: @Sendable () -> Date
     private let keyCache = APIKeyCache()
+    private let tokenCache = VerifiedTokenCache()
 
     init(userTokenSecret: [UInt8], store: any HeraldStore, now: @escaping @Sendable () -> Date) {
         self.userTokenSecret = userTokenSecret
@@ -22,9 +23,12 @@ struct Authenticator: Sendable {
         guard let token = Self.bearer(request) else {
             throw HTTPError(401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
         }
+        let now = now()
+        if let user = tokenCache.subject(of: token, at: now) { return user }
         do {
-            let claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now())
+            let claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
             guard !claims.sub.isEmpty else { throw HTTPError.unauthenticatedToken }
+            tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
             return claims.sub
         } catch {
             throw HTTPError.unauthenticatedToken
@@ -45,12 +49,14 @@ struct Authenticator: Sendable {
         return record
     }
 
+    /// The credential of `Authorization: Bearer <credential>` (scheme case-insensitive).
     private static func bearer(_ request: Request) -> String? {
         guard let header = request.headers["Authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        var token = parts[1]
+        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
+        return token.isEmpty ? nil : String(token)
     }
 }
 
@@ -65,6 +71,34 @@ private final class APIKeyCache: Sendable {
 
     func record(hash: String) -> APIKeyRecord? { records.withLock { $0[hash] } }
     func insert(_ record: APIKeyRecord) { records.withLock { $0[record.hash] = record } }
+}
+
+/// User tokens that verified, with their subject and expiry: an app's next request skips the
+/// HMAC and JSON work. Expiry is checked on every use; the secret is fixed for the process, so a
+/// token that verified once verifies again until it expires.
+private final class VerifiedTokenCache: Sendable {
+    /// Past this many tokens the cache starts over (bounded memory, no eviction bookkeeping).
+    static let capacity = 65_536
+
+    private let entries = Mutex<[String: (subject: String, expires: Date)]>([:])
+
+    func subject(of token: String, at now: Date) -> String? {
+        entries.withLock { entries in
+            guard let entry = entries[token] else { return nil }
+            guard entry.expires > now else {
+                entries[token] = nil
+                return nil
+            }
+            return entry.subject
+        }
+    }
+
+    func insert(_ token: String, subject: String, expires: Date) {
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[token] = (subject, expires)
+        }
+    }
 }
 
 /// Publisher API keys: `hk_<id>_<secret>`, stored only as a SHA-256 hash.

@@ -89,21 +89,31 @@ struct InboxJSON {
     /// A JSON string with the escapes RFC 8259 requires.
     private mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw(#"\""#)
-            case UInt8(ascii: "\\"): raw(#"\\"#)
-            case 0x0A: raw(#"\n"#)
-            case 0x0D: raw(#"\r"#)
-            case 0x09: raw(#"\t"#)
-            case 0x00..<0x20:
-                raw(#"\u00"#)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = 0  // start of the run of bytes that need no escape
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                escape(byte)
+                clean = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw(#"\""#)
+        case UInt8(ascii: "\\"): raw(#"\\"#)
+        case 0x0A: raw(#"\n"#)
+        case 0x0D: raw(#"\r"#)
+        case 0x09: raw(#"\t"#)
+        default:
+            raw(#"\u00"#)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     /// `"YYYY-MM-DDTHH:MM:SSZ"` in UTC, whole seconds (as `JSONEncoder`'s `.iso8601`).
