@@ -101,7 +101,9 @@ extension TapRoute {
                 current = nil
             default:
                 if current != nil {
-                    guard character.isASCII, character.isLetter || character.isNumber || character == "_" else { return nil }
+                    guard character.isASCII, character.isLetter || character.isNumber || character == "_" else {
+                        return nil
+                    }
                     current?.append(character)
                 }
             }

@@ -17,13 +17,19 @@ extension Catalog {
             CatalogCategory(id: accountCategoryID, chip: "Account", preferenceToggle: nil),
         ],
         types: [
-            CatalogTypeRule(prefix: "order", category: "orders", route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders")),
-            CatalogTypeRule(prefix: "payment", category: "orders", route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders")),
+            CatalogTypeRule(
+                prefix: "order", category: "orders", route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders")
+            ),
+            CatalogTypeRule(
+                prefix: "payment", category: "orders",
+                route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders")),
             CatalogTypeRule(prefix: "loyalty", category: "rewards", route: TapRoute(path: "/loyalty")),
             CatalogTypeRule(prefix: "reward", category: "rewards", route: TapRoute(path: "/loyalty")),
             CatalogTypeRule(prefix: "campaign", category: "rewards", route: TapRoute(path: "/loyalty")),
             CatalogTypeRule(prefix: "voucher", category: "rewards", route: TapRoute(path: "/discounts")),
-            CatalogTypeRule(prefix: "promo", category: "promotions", route: TapRoute(path: "/products/{productId}", fallbackPath: "/")),
+            CatalogTypeRule(
+                prefix: "promo", category: "promotions",
+                route: TapRoute(path: "/products/{productId}", fallbackPath: "/")),
             CatalogTypeRule(prefix: "reminder", category: "reminders", route: TapRoute(path: inboxPath)),
             CatalogTypeRule(prefix: "expiry", category: "reminders", route: TapRoute(path: inboxPath)),
             CatalogTypeRule(prefix: "account", category: accountCategoryID, route: TapRoute(path: inboxPath)),

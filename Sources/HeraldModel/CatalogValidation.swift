@@ -46,7 +46,8 @@ extension Catalog {
             }
             guard prefixes.insert(rule.prefix).inserted else {
                 throw ValidationError(
-                    field: "\(at).prefix", code: "duplicate", message: "\(at).prefix '\(rule.prefix)' appears more than once.")
+                    field: "\(at).prefix", code: "duplicate",
+                    message: "\(at).prefix '\(rule.prefix)' appears more than once.")
             }
             if let category = rule.category, !ids.contains(category) {
                 throw ValidationError(
@@ -68,7 +69,8 @@ extension Catalog {
     static func validateRoutePath(_ path: String, _ field: String) throws {
         try Check.appPath(path, field)
         if TapRoute.placeholders(in: path) == nil {
-            throw ValidationError.invalid(field, "has a malformed {placeholder}: use {name} with letters, digits and _.")
+            throw ValidationError.invalid(
+                field, "has a malformed {placeholder}: use {name} with letters, digits and _.")
         }
     }
 

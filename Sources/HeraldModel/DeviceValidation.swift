@@ -30,7 +30,9 @@ extension DeviceRegistration {
         if let locale {
             if locale.isEmpty { throw ValidationError.required("locale") }
             try Check.maxLength(locale, "locale", Limits.localeMaxLength)
-            let ok = locale.utf8.allSatisfy { Check.isASCIIAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+            let ok = locale.utf8.allSatisfy {
+                Check.isASCIIAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            }
             if !ok { throw ValidationError.invalid("locale", "must be a language tag such as en-US or nl_NL.") }
         }
         if let timeZone { try Check.timeZone(timeZone, "timeZone") }

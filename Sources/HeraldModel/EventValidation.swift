@@ -35,7 +35,8 @@ extension AnalyticsEvent {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let size = (try? encoder.encode(properties).count) ?? Int.max
             if size > Limits.eventPropertiesMaxBytes {
-                throw ValidationError.tooLong("\(field).properties", max: Limits.eventPropertiesMaxBytes, unit: "bytes of JSON")
+                throw ValidationError.tooLong(
+                    "\(field).properties", max: Limits.eventPropertiesMaxBytes, unit: "bytes of JSON")
             }
         }
     }

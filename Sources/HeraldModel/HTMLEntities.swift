@@ -39,7 +39,9 @@ enum HTMLEntities {
     ]
 
     /// Names browsers also honour without a closing `;`, longest first.
-    static let legacy: [String] = ["QUOT", "COPY", "quot", "nbsp", "copy", "AMP", "amp", "REG", "reg", "LT", "lt", "GT", "gt"]
+    static let legacy: [String] = [
+        "QUOT", "COPY", "quot", "nbsp", "copy", "AMP", "amp", "REG", "reg", "LT", "lt", "GT", "gt",
+    ]
 
     /// What browsers put in place of numeric references to C1 controls (Windows-1252).
     static let windows1252: [UInt32: UInt32] = [
@@ -110,7 +112,9 @@ enum HTMLEntities {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == "&", case .decoded(let decoded, let length) = read(scalars, at: index, inAttribute: inAttribute) {
+            if scalar == "&",
+                case .decoded(let decoded, let length) = read(scalars, at: index, inAttribute: inAttribute)
+            {
                 out.append(decoded)
                 index += length
             } else {

@@ -67,7 +67,8 @@ public enum HTMLSanitizer {
                 break
             case .startTag(let tag):
                 if droppedWithContent.contains(tag.name) {
-                    let empty = voidElements.contains(tag.name) || (tag.selfClosing && foreignElements.contains(tag.name))
+                    let empty =
+                        voidElements.contains(tag.name) || (tag.selfClosing && foreignElements.contains(tag.name))
                     if !empty { dropping = (tag.name, 1) }
                 } else if allowedElements.contains(tag.name) {
                     if let serialized = serialize(tag) {

@@ -170,7 +170,9 @@ struct HTMLTokenizer {
             var attributeName = String.UnicodeScalarView()
             attributeName.append(lowered(input[index]))
             index += 1
-            while index < input.count, !isSpace(input[index]), input[index] != "/", input[index] != ">", input[index] != "=" {
+            while index < input.count, !isSpace(input[index]), input[index] != "/", input[index] != ">",
+                input[index] != "="
+            {
                 attributeName.append(lowered(input[index]))
                 index += 1
             }
@@ -218,7 +220,8 @@ struct HTMLTokenizer {
                         break
                     }
                 }
-                if matched, let after = peekAt(cursor + 2 + name.count), isSpace(after) || after == "/" || after == ">" {
+                if matched, let after = peekAt(cursor + 2 + name.count), isSpace(after) || after == "/" || after == ">"
+                {
                     return cursor
                 }
             }

@@ -45,7 +45,8 @@ public enum InboxCursor {
             text.hasPrefix(version)
         else { return nil }
         let digits = text.dropFirst(version.count)
-        guard !digits.isEmpty, digits.count <= 19, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard !digits.isEmpty, digits.count <= 19,
+            digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             digits.count == 1 || digits.first != "0", let seq = Int64(digits)
         else { return nil }
         // Only the exact spelling this server produces is accepted.

@@ -7,7 +7,8 @@ extension Preferences {
     public static func defaults(catalog: Catalog) -> Preferences {
         Preferences(
             globalEnabled: true, osPermissionGranted: nil,
-            categories: Dictionary(catalog.optOutCategoryIDs.map { ($0, true) }, uniquingKeysWith: { first, _ in first }),
+            categories: Dictionary(
+                catalog.optOutCategoryIDs.map { ($0, true) }, uniquingKeysWith: { first, _ in first }),
             disabledTypes: [], quietHours: nil
         )
     }
@@ -94,7 +95,9 @@ extension PreferencesPatch {
                 guard let category = catalog.category(id: id) else {
                     throw ValidationError(
                         field: field, code: "unknown_category",
-                        message: "\(field) is not a notification category; known categories are \(catalog.optOutCategoryIDs.joined(separator: ", ")).")
+                        message:
+                            "\(field) is not a notification category; known categories are \(catalog.optOutCategoryIDs.joined(separator: ", "))."
+                    )
                 }
                 if !category.canOptOut {
                     throw ValidationError(

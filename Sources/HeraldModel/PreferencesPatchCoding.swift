@@ -9,7 +9,8 @@ extension PreferencesPatch: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try StrictKeys.reject(unknownIn: decoder, allowed: CodingKeys.allCases.map(\.rawValue), type: "preferences patch")
+        try StrictKeys.reject(
+            unknownIn: decoder, allowed: CodingKeys.allCases.map(\.rawValue), type: "preferences patch")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         if container.contains(.globalEnabled) {
@@ -77,7 +78,8 @@ enum StrictKeys {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath + [AnyKey(stringValue: first)],
-                    debugDescription: "Unknown key '\(first)' in \(type); allowed keys are \(allowed.joined(separator: ", "))."
+                    debugDescription:
+                        "Unknown key '\(first)' in \(type); allowed keys are \(allowed.joined(separator: ", "))."
                 )
             )
         }

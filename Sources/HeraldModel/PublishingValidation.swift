@@ -7,7 +7,8 @@ extension PublishRequest {
     /// Checks the request against ``Limits``; throws the first ``ValidationError`` found.
     public func validate() throws {
         if recipients.isEmpty {
-            throw ValidationError(field: "recipients", code: "required", message: "recipients must list at least 1 user id.")
+            throw ValidationError(
+                field: "recipients", code: "required", message: "recipients must list at least 1 user id.")
         }
         if recipients.count > Limits.recipientsMax {
             throw ValidationError.tooMany("recipients", max: Limits.recipientsMax, what: "user ids")
@@ -55,12 +56,15 @@ extension NotificationDetail {
 
     func validate(field: String) throws {
         if let html { try Check.maxLength(html, "\(field).html", Limits.detailHTMLMaxLength) }
-        if let actionLabel { try Check.requiredText(actionLabel, "\(field).actionLabel", max: Limits.actionLabelMaxLength) }
+        if let actionLabel {
+            try Check.requiredText(actionLabel, "\(field).actionLabel", max: Limits.actionLabelMaxLength)
+        }
         if let heroImageURL { try Check.httpsURL(heroImageURL, "\(field).heroImageURL") }
         if let actionURL { try Check.httpsURL(actionURL, "\(field).actionURL") }
         if let actionPath { try Check.appPath(actionPath, "\(field).actionPath") }
         if actionPath != nil, actionURL != nil {
-            throw ValidationError.invalid("\(field).actionPath", "and \(field).actionURL cannot both be set: choose one.")
+            throw ValidationError.invalid(
+                "\(field).actionPath", "and \(field).actionURL cannot both be set: choose one.")
         }
     }
 }
@@ -82,10 +86,13 @@ extension PushOptions {
             }
         }
         if let sound {
-            if sound.isEmpty { throw ValidationError.invalid("\(field).sound", "must not be empty; omit it for no sound.") }
+            if sound.isEmpty {
+                throw ValidationError.invalid("\(field).sound", "must not be empty; omit it for no sound.")
+            }
             try Check.maxLength(sound, "\(field).sound", Limits.soundMaxLength)
             if Check.hasControl(sound) || sound.contains("/") || sound.contains("\\") {
-                throw ValidationError.invalid("\(field).sound", "must be a sound file name without slashes or control characters.")
+                throw ValidationError.invalid(
+                    "\(field).sound", "must be a sound file name without slashes or control characters.")
             }
         }
     }

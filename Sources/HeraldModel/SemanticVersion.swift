@@ -30,7 +30,9 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         var build: [String] = []
         if let plus = rest.firstIndex(of: "+") {
             let parts = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(SemanticVersion.isIdentifierByte) }) else { return nil }
+            guard parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(SemanticVersion.isIdentifierByte) }) else {
+                return nil
+            }
             build = parts.map(String.init)
             rest = rest[..<plus]
         }
@@ -48,7 +50,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         guard (1...3).contains(core.count) else { return nil }
         var numbers: [Int] = []
         for part in core {
-            guard !part.isEmpty, part.count <= 18, SemanticVersion.isNumeric(part), part.count == 1 || part.first != "0",
+            guard !part.isEmpty, part.count <= 18, SemanticVersion.isNumeric(part),
+                part.count == 1 || part.first != "0",
                 let value = Int(part)
             else { return nil }
             numbers.append(value)
@@ -102,7 +105,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let version = SemanticVersion(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a version such as 1.7.0.")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a version such as 1.7.0.")
         }
         self = version
     }

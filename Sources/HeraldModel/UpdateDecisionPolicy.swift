@@ -52,7 +52,8 @@ extension AppConfigDocument {
             if let storeURL = policy.storeURL {
                 try Check.link(storeURL, "\(field).storeURL", max: Limits.urlMaxLength)
                 if Check.isAppPath(storeURL) {
-                    throw ValidationError.invalid("\(field).storeURL", "must be an absolute store URL, such as https://apps.apple.com/app/id123.")
+                    throw ValidationError.invalid(
+                        "\(field).storeURL", "must be an absolute store URL, such as https://apps.apple.com/app/id123.")
                 }
             }
             if name == "ios", policy.sideloadPrompt == true {
@@ -61,7 +62,8 @@ extension AppConfigDocument {
         }
         if let prefixes = deepLinks?.allowedPrefixes {
             if prefixes.count > Limits.allowedPrefixesMax {
-                throw ValidationError.tooMany("deepLinks.allowedPrefixes", max: Limits.allowedPrefixesMax, what: "prefixes")
+                throw ValidationError.tooMany(
+                    "deepLinks.allowedPrefixes", max: Limits.allowedPrefixesMax, what: "prefixes")
             }
             for (index, prefix) in prefixes.enumerated() {
                 let field = "deepLinks.allowedPrefixes[\(index)]"

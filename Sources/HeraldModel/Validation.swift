@@ -150,12 +150,14 @@ enum Check {
         if id.isEmpty { throw ValidationError.required(field) }
         if id.utf8.count > Limits.userIdMaxLength { throw ValidationError.tooLong(field, max: Limits.userIdMaxLength) }
         if !isValidUserId(id) {
-            throw ValidationError.invalid(field, "must use only letters, digits and . _ : @ - (1 to \(Limits.userIdMaxLength)).")
+            throw ValidationError.invalid(
+                field, "must use only letters, digits and . _ : @ - (1 to \(Limits.userIdMaxLength)).")
         }
     }
 
     static func isLowerAlnum(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     static func isASCIIAlnum(_ byte: UInt8) -> Bool {
@@ -180,7 +182,9 @@ enum Check {
     static func scheme(of value: String) -> String? {
         guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let candidate = value.utf8[value.utf8.startIndex..<colon]
-        guard let first = candidate.first, isASCIIAlnum(first), !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+        guard let first = candidate.first, isASCIIAlnum(first),
+            !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+        else {
             return nil
         }
         let ok = candidate.allSatisfy {
@@ -199,7 +203,8 @@ enum Check {
         guard !hasSpaceOrControl(value), scheme(of: value) == "https",
             let components = URLComponents(string: value), let host = components.host, !host.isEmpty
         else {
-            throw ValidationError.invalid(field, "must be an absolute https URL, such as https://example.com/image.png.")
+            throw ValidationError.invalid(
+                field, "must be an absolute https URL, such as https://example.com/image.png.")
         }
     }
 
@@ -243,7 +248,8 @@ enum Check {
     static func timeZone(_ identifier: String, _ field: String) throws {
         if identifier.isEmpty { throw ValidationError.required(field) }
         if !isKnownTimeZone(identifier) {
-            throw ValidationError.invalid(field, "must be a known time zone identifier, such as Europe/Amsterdam or UTC.")
+            throw ValidationError.invalid(
+                field, "must be a known time zone identifier, such as Europe/Amsterdam or UTC.")
         }
     }
 }

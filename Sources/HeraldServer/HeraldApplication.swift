@@ -77,30 +77,35 @@ public final class HeraldApplication: Sendable {
         let logger = logger
         let now = services.now
         background.withLock { tasks in
-            tasks.append(Task.detached {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: heartbeat)
-                    hub.heartbeat()
-                }
-            })
-            tasks.append(Task.detached {
-                while !Task.isCancelled {
-                    let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
-                    do {
-                        _ = try await store.pruneStreamEvents(olderThan: cutoff)
-                    } catch {
-                        logger.warning("pruning stream events failed", metadata: ["error": "\(error)"])
+            tasks.append(
+                Task.detached {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        hub.heartbeat()
                     }
-                    try? await Task.sleep(for: .seconds(3600))
-                }
-            })
+                })
+            tasks.append(
+                Task.detached {
+                    while !Task.isCancelled {
+                        let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
+                        do {
+                            _ = try await store.pruneStreamEvents(olderThan: cutoff)
+                        } catch {
+                            logger.warning("pruning stream events failed", metadata: ["error": "\(error)"])
+                        }
+                        try? await Task.sleep(for: .seconds(3600))
+                    }
+                })
         }
         logger.info("herald listening", metadata: ["host": configuration.host, "port": String(port)])
     }
 
     /// Graceful stop: no new connections, in-flight requests finish, streams end.
     public func stop() async {
-        for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+        for task in background.withLock({ tasks in
+            defer { tasks = [] }
+            return tasks
+        }) { task.cancel() }
         services.hub.closeAll()
         await http.stop()
         logger.info("herald stopped")

@@ -9,9 +9,10 @@ struct CatalogTests {
     @Test("standard catalog chips are Orders, Rewards, Promotions, Reminders, Account (the INBOX-06 chips)")
     func chips() {
         #expect(catalog.categories.map(\.chip) == ["Orders", "Rewards", "Promotions", "Reminders", "Account"])
-        #expect(catalog.categories.map(\.preferenceToggle) == [
-            "Order updates", "Loyalty & rewards", "Promotions & offers", "Expiry reminders", nil,
-        ])
+        #expect(
+            catalog.categories.map(\.preferenceToggle) == [
+                "Order updates", "Loyalty & rewards", "Promotions & offers", "Expiry reminders", nil,
+            ])
     }
 
     @Test("standard catalog maps type prefixes to categories")
@@ -127,7 +128,9 @@ struct CatalogTests {
         expectInvalid("invalid", field: "catalog.types[0].prefix") { try dottedPrefix.validate() }
 
         let tooMany = Catalog(
-            categories: (0...Limits.catalogCategoriesMax).map { CatalogCategory(id: "c\($0)", chip: "C", preferenceToggle: "T") },
+            categories: (0...Limits.catalogCategoriesMax).map {
+                CatalogCategory(id: "c\($0)", chip: "C", preferenceToggle: "T")
+            },
             types: [])
         expectInvalid("too_many", field: "catalog.categories") { try tooMany.validate() }
 

@@ -20,14 +20,19 @@ struct CryptoPrimitiveTests {
         let case2 = HMAC.sha256(key: Array("Jefe".utf8), message: "what do ya want for nothing?")
         #expect(case2.hexString == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         let longKey = HMAC.sha256(
-            key: [UInt8](repeating: 0xaa, count: 131), message: "Test Using Larger Than Block-Size Key - Hash Key First")
+            key: [UInt8](repeating: 0xaa, count: 131), message: "Test Using Larger Than Block-Size Key - Hash Key First"
+        )
         #expect(longKey.hexString == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
-        #expect(HMAC.sha256(key: [], message: []).hexString == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        #expect(
+            HMAC.sha256(key: [], message: []).hexString
+                == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 
     @Test("base64url matches RFC 4648 without padding and decodes strictly")
     func base64url() {
-        let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy",
+        ]
         for (plain, encoded) in vectors {
             #expect(Base64URL.encode(plain) == encoded)
             #expect(Base64URL.decode(encoded) == Array(plain.utf8))
@@ -102,7 +107,8 @@ struct JWTTests {
 
     @Test("the jwt.io example verifies its signature, then lacks exp")
     func knownVector() {
-        let known = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+        let known =
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
         #expect(throws: CryptoError.missingClaim) {
             try JWT.verifyHS256(known, secret: Array("your-256-bit-secret".utf8), now: now)
         }
@@ -113,24 +119,31 @@ struct JWTTests {
 
     @Test("tampering with header, payload or signature is detected")
     func tamper() throws {
-        let signed = try JWT.signHS256(claims: JWTClaims(sub: "user-1", exp: now.addingTimeInterval(60)), secret: secret)
+        let signed = try JWT.signHS256(
+            claims: JWTClaims(sub: "user-1", exp: now.addingTimeInterval(60)), secret: secret)
         let parts = signed.split(separator: ".").map(String.init)
         let otherPayload = Base64URL.encode(#"{"exp":1750000060,"sub":"admin"}"#)
         #expect(failure([parts[0], otherPayload, parts[2]].joined(separator: ".")) == .invalidSignature)
         var signature = try #require(Base64URL.decode(parts[2]))
         signature[0] ^= 0x01
         #expect(failure([parts[0], parts[1], Base64URL.encode(signature)].joined(separator: ".")) == .invalidSignature)
-        #expect(failure([parts[0], parts[1], Base64URL.encode(Array(signature.dropLast()))].joined(separator: ".")) == .invalidSignature)
-        let otherSecret = try JWT.signHS256(claims: JWTClaims(sub: "user-1", exp: now.addingTimeInterval(60)), secret: Array("nope".utf8))
+        #expect(
+            failure([parts[0], parts[1], Base64URL.encode(Array(signature.dropLast()))].joined(separator: "."))
+                == .invalidSignature)
+        let otherSecret = try JWT.signHS256(
+            claims: JWTClaims(sub: "user-1", exp: now.addingTimeInterval(60)), secret: Array("nope".utf8))
         #expect(failure(otherSecret) == .invalidSignature)
         let headerWithKid = Base64URL.encode(#"{"alg":"HS256","typ":"JWT","kid":"x"}"#)
         #expect(failure([headerWithKid, parts[1], parts[2]].joined(separator: ".")) == .invalidSignature)
     }
 
-    @Test("alg none and every algorithm but HS256 are refused", arguments: [
-        #"{"alg":"none"}"#, #"{"alg":"None","typ":"JWT"}"#, #"{"alg":"HS512"}"#, #"{"alg":"hs256"}"#, #"{"alg":"RS256"}"#,
-        #"{"alg":"ES256"}"#, #"{"alg":""}"#,
-    ])
+    @Test(
+        "alg none and every algorithm but HS256 are refused",
+        arguments: [
+            #"{"alg":"none"}"#, #"{"alg":"None","typ":"JWT"}"#, #"{"alg":"HS512"}"#, #"{"alg":"hs256"}"#,
+            #"{"alg":"RS256"}"#,
+            #"{"alg":"ES256"}"#, #"{"alg":""}"#,
+        ])
     func algorithms(header: String) {
         let payload = #"{"exp":1750003600,"sub":"user-1"}"#
         #expect(failure(token(header: header, payload: payload)) == .unsupportedAlgorithm)
@@ -170,27 +183,33 @@ struct JWTTests {
         let future = token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":"u","exp":\#(at + 600),"iat":\#(at + 10)}"#)
         #expect(failure(future) == .issuedInFuture)
         #expect(failure(future, leeway: 60) == nil)
-        let fine = token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":"u","exp":\#(at + 600),"iat":\#(at),"nbf":\#(at)}"#)
+        let fine = token(
+            header: #"{"alg":"HS256"}"#, payload: #"{"sub":"u","exp":\#(at + 600),"iat":\#(at),"nbf":\#(at)}"#)
         #expect(failure(fine) == nil)
     }
 
-    @Test("malformed tokens get a clear error", arguments: [
-        "", "abc", "a.b", "a.b.c.d", "..", "!!!.###.$$$", "eyJhbGciOiJIUzI1NiJ9..sig",
-        String(repeating: "a", count: 9_000),
-    ])
+    @Test(
+        "malformed tokens get a clear error",
+        arguments: [
+            "", "abc", "a.b", "a.b.c.d", "..", "!!!.###.$$$", "eyJhbGciOiJIUzI1NiJ9..sig",
+            String(repeating: "a", count: 9_000),
+        ])
     func malformed(input: String) {
         #expect(failure(input) == .malformedToken)
     }
 
     @Test("claims of the wrong type are malformed; a missing or empty sub is a missing claim")
     func claimTypes() {
-        #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":"u","exp":"1750003600"}"#)) == .malformedToken)
+        #expect(
+            failure(token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":"u","exp":"1750003600"}"#)) == .malformedToken)
         #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":5,"exp":1750003600}"#)) == .malformedToken)
         #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: #"[1,2]"#)) == .malformedToken)
         #expect(failure(token(header: #"["HS256"]"#, payload: #"{"sub":"u","exp":1750003600}"#)) == .malformedToken)
         #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: #"{"exp":1750003600}"#)) == .missingClaim)
         #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: #"{"sub":"","exp":1750003600}"#)) == .missingClaim)
-        #expect(failure(token(header: #"{"alg":"HS256","typ":"JOSE+JSON"}"#, payload: #"{"sub":"u","exp":1750003600}"#)) == .malformedToken)
+        #expect(
+            failure(token(header: #"{"alg":"HS256","typ":"JOSE+JSON"}"#, payload: #"{"sub":"u","exp":1750003600}"#))
+                == .malformedToken)
     }
 
     @Test("an empty secret can neither sign nor verify")

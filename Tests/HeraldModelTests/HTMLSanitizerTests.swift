@@ -5,13 +5,17 @@ import Testing
 /// Checks sanitizer output independently of the sanitizer: every `<` must open one of the
 /// canonical tags the sanitizer may write, and every kept URL must use an allowed scheme.
 enum SafeHTML {
-    static var plainTags: Regex<AnyRegexOutput> { try! Regex(#"^</?(p|br|b|strong|i|em|u|ul|ol|li|a|h1|h2|h3|h4|blockquote|span|div)>"#) }
+    static var plainTags: Regex<AnyRegexOutput> {
+        try! Regex(#"^</?(p|br|b|strong|i|em|u|ul|ol|li|a|h1|h2|h3|h4|blockquote|span|div)>"#)
+    }
     static var link: Regex<AnyRegexOutput> { try! Regex(#"^<a href="([^"<>]*)">"#) }
     static var image: Regex<AnyRegexOutput> { try! Regex(#"^<img src="(https://[^"<>]*)"( alt="[^"<>]*")?>"#) }
 
     /// A problem with `html`, or `nil` when it is safe.
     static func problem(in html: String) -> String? {
-        let plainTags = self.plainTags, link = self.link, image = self.image
+        let plainTags = self.plainTags
+        let link = self.link
+        let image = self.image
         var rest = Substring(html)
         while let open = rest.firstIndex(where: { $0 == "<" || $0 == ">" }) {
             rest = rest[open...]
@@ -20,7 +24,9 @@ enum SafeHTML {
                 rest = rest[match.range.upperBound...]
             } else if let match = rest.prefixMatch(of: link) {
                 let href = unescape(String(match.output[1].substring ?? ""))
-                if let bad = badScheme(href, allowed: ["http", "https", "mailto"]) { return "href with scheme \(bad): \(href)" }
+                if let bad = badScheme(href, allowed: ["http", "https", "mailto"]) {
+                    return "href with scheme \(bad): \(href)"
+                }
                 rest = rest[match.range.upperBound...]
             } else if let match = rest.prefixMatch(of: image) {
                 rest = rest[match.range.upperBound...]
@@ -40,7 +46,8 @@ enum SafeHTML {
     /// The scheme of `url` as a lenient browser might read it (ignoring every space and
     /// control character) when it is not in `allowed`.
     static func badScheme(_ url: String, allowed: Set<String>) -> String? {
-        let squeezed = String(url.unicodeScalars.filter { $0.value > 0x20 && !(0x7F...0x9F).contains($0.value) }).lowercased()
+        let squeezed = String(url.unicodeScalars.filter { $0.value > 0x20 && !(0x7F...0x9F).contains($0.value) })
+            .lowercased()
         guard let colon = squeezed.firstIndex(of: ":") else { return nil }
         let head = squeezed[..<colon]
         if head.contains(where: { "/?#\\".contains($0) }) { return nil }
@@ -54,7 +61,8 @@ struct HTMLSanitizerTests {
 
     @Test("safe markup passes unchanged")
     func safeMarkup() {
-        let html = #"<h1>Sale</h1><p>Hello <b>bold</b>, <strong>strong</strong>, <i>i</i>, <em>em</em>, <u>u</u>.</p>"#
+        let html =
+            #"<h1>Sale</h1><p>Hello <b>bold</b>, <strong>strong</strong>, <i>i</i>, <em>em</em>, <u>u</u>.</p>"#
             + #"<ul><li>one</li></ul><ol><li>two</li></ol><blockquote>q</blockquote><div><span>s</span></div>"#
             + #"<h2>a</h2><h3>b</h3><h4>c</h4><p>line<br>break</p>"#
             + #"<a href="https://example.com/a?b=1&amp;c=2">link</a><a href="/orders/1">path</a><a href="mailto:x@example.com">mail</a>"#
@@ -87,8 +95,12 @@ struct HTMLSanitizerTests {
     @Test("event handlers, style and unknown attributes are dropped")
     func attributes() {
         #expect(clean(#"<p onclick="alert(1)" ONMOUSEOVER="x" style="color:red" class="c" id="i">t</p>"#) == "<p>t</p>")
-        #expect(clean(#"<a href="https://x.com" onclick="e()" target="_blank" title="t">x</a>"#) == #"<a href="https://x.com">x</a>"#)
-        #expect(clean(#"<img src="https://x.com/a.png" alt="A" onerror="e()" width="10">"#) == #"<img src="https://x.com/a.png" alt="A">"#)
+        #expect(
+            clean(#"<a href="https://x.com" onclick="e()" target="_blank" title="t">x</a>"#)
+                == #"<a href="https://x.com">x</a>"#)
+        #expect(
+            clean(#"<img src="https://x.com/a.png" alt="A" onerror="e()" width="10">"#)
+                == #"<img src="https://x.com/a.png" alt="A">"#)
     }
 
     @Test("links with other schemes lose their href; images without an https source are removed")
@@ -144,7 +156,8 @@ struct HTMLSanitizerTests {
 
     @Test("sanitizing is idempotent on ordinary rich text")
     func idempotent() {
-        let html = #"<p>Price &lt; €10 &amp; free <a href="https://x.com/?a=1&b=2">shipping</a></p><img src="https://x.com/i.png" alt='"quoted"'>"#
+        let html =
+            #"<p>Price &lt; €10 &amp; free <a href="https://x.com/?a=1&b=2">shipping</a></p><img src="https://x.com/i.png" alt='"quoted"'>"#
         let once = clean(html)
         #expect(clean(once) == once)
         #expect(SafeHTML.problem(in: once) == nil)
@@ -300,9 +313,10 @@ struct HTMLSanitizerTests {
         #expect(SafeHTML.problem(in: output) == nil, "input: \(input)\noutput: \(output)")
         let lowered = output.lowercased()
         // Attributes are covered by `SafeHTML.problem`, which admits only href, src and alt.
-        for needle in ["<script", "<iframe", "<svg", "<style", "<object", "<embed", "<form", "<math", "<meta", "<base",
-            "<link", "<!--", "<textarea", "<input", "<noscript", "<template"]
-        {
+        for needle in [
+            "<script", "<iframe", "<svg", "<style", "<object", "<embed", "<form", "<math", "<meta", "<base",
+            "<link", "<!--", "<textarea", "<input", "<noscript", "<template",
+        ] {
             #expect(!lowered.contains(needle), "found \(needle) in \(output)")
         }
         #expect(clean(output) == output, "not idempotent: \(output)")
@@ -326,11 +340,14 @@ struct HTMLSanitizerTests {
     func keptURLs() {
         #expect(clean(#"<a href=" https://ok.example/ ">x</a>"#) == #"<a href="https://ok.example/">x</a>"#)
         #expect(clean(#"<img src="https:&#47;&#47;ok.example/a.png">"#) == #"<img src="https://ok.example/a.png">"#)
-        #expect(clean(#"<a href="https://ok.example?&quot;onmouseover=&quot;alert(1)">x</a>"#)
-            == #"<a href="https://ok.example?&quot;onmouseover=&quot;alert(1)">x</a>"#)
+        #expect(
+            clean(#"<a href="https://ok.example?&quot;onmouseover=&quot;alert(1)">x</a>"#)
+                == #"<a href="https://ok.example?&quot;onmouseover=&quot;alert(1)">x</a>"#)
         #expect(clean(#"<a href="HTTPS://OK.example">x</a>"#) == #"<a href="HTTPS://OK.example">x</a>"#)
         #expect(clean(#"<a href="javascript:alert(1)" href="https://ok.example">x</a>"#) == "<a>x</a>")
-        #expect(clean(#"<a href="https://ok.example" href="javascript:alert(1)">x</a>"#) == #"<a href="https://ok.example">x</a>"#)
+        #expect(
+            clean(#"<a href="https://ok.example" href="javascript:alert(1)">x</a>"#)
+                == #"<a href="https://ok.example">x</a>"#)
     }
 
     @Test("large input is handled in linear time")

@@ -48,9 +48,11 @@ struct PreferencesTests {
         #expect(synced.osPermissionGranted == true)
     }
 
-    @Test("SYNC-03 never asked means no sync and the switch keeps its default", arguments: [
-        PermissionStatus.granted, .denied, .undetermined,
-    ])
+    @Test(
+        "SYNC-03 never asked means no sync and the switch keeps its default",
+        arguments: [
+            PermissionStatus.granted, .denied, .undetermined,
+        ])
     func syncNeverAsked(status: PermissionStatus) {
         #expect(Preferences(globalEnabled: true, osPermissionGranted: nil).syncing(status: status) == nil)
         #expect(Preferences(globalEnabled: false, osPermissionGranted: nil).syncing(status: status) == nil)
@@ -65,10 +67,12 @@ struct PreferencesTests {
 
     @Test("sync forgets a decision the OS no longer has, keeping the switch")
     func syncReset() throws {
-        let reset = try #require(Preferences(globalEnabled: true, osPermissionGranted: true).syncing(status: .undetermined))
+        let reset = try #require(
+            Preferences(globalEnabled: true, osPermissionGranted: true).syncing(status: .undetermined))
         #expect(reset.osPermissionGranted == nil)
         #expect(reset.globalEnabled == true)
-        let resetDenied = try #require(Preferences(globalEnabled: false, osPermissionGranted: false).syncing(status: .undetermined))
+        let resetDenied = try #require(
+            Preferences(globalEnabled: false, osPermissionGranted: false).syncing(status: .undetermined))
         #expect(resetDenied.osPermissionGranted == nil)
         #expect(resetDenied.globalEnabled == false)
     }
@@ -93,7 +97,8 @@ struct PreferencesTests {
     @Test("PREFS-11 patch keeps disabled types no toggle owns")
     func patchKeepsDisabledTypes() {
         let stored = Preferences(
-            categories: ["orders": true, "promotions": true], disabledTypes: ["account.tips", "legacy.digest", "promo.flash"])
+            categories: ["orders": true, "promotions": true],
+            disabledTypes: ["account.tips", "legacy.digest", "promo.flash"])
         let saved = stored.applying(PreferencesPatch(categories: ["promotions": false]))
         #expect(saved.disabledTypes == ["account.tips", "legacy.digest", "promo.flash"])
         #expect(saved.categories == ["orders": true, "promotions": false])
@@ -115,7 +120,8 @@ struct PreferencesTests {
         #expect(replaced.quietHours == window)
         let cleared = stored.applying(PreferencesPatch(quietHours: .some(nil)))
         #expect(cleared.quietHours == nil)
-        let changed = stored.applying(PreferencesPatch(quietHours: QuietHours(start: "23:00", end: "06:00", timeZone: "UTC")))
+        let changed = stored.applying(
+            PreferencesPatch(quietHours: QuietHours(start: "23:00", end: "06:00", timeZone: "UTC")))
         #expect(changed.quietHours?.start == "23:00")
         #expect(changed.osPermissionGranted == true)
     }
@@ -124,9 +130,10 @@ struct PreferencesTests {
     func filled() {
         let stored = Preferences(categories: ["promotions": false, "retired": false, "account": false])
         let filled = stored.filled(catalog: catalog)
-        #expect(filled.categories == [
-            "orders": true, "rewards": true, "promotions": false, "reminders": true, "retired": false,
-        ])
+        #expect(
+            filled.categories == [
+                "orders": true, "rewards": true, "promotions": false, "reminders": true, "retired": false,
+            ])
     }
 
     @Test("patch validation: unknown categories, disabled types, quiet hours")
@@ -147,7 +154,8 @@ struct PreferencesTests {
             try PreferencesPatch(disabledTypes: ["ok", "Not OK"]).validate(catalog: catalog)
         }
         expectInvalid("invalid", field: "quietHours.start") {
-            try PreferencesPatch(quietHours: QuietHours(start: "24:00", end: "07:00", timeZone: "UTC")).validate(catalog: catalog)
+            try PreferencesPatch(quietHours: QuietHours(start: "24:00", end: "07:00", timeZone: "UTC")).validate(
+                catalog: catalog)
         }
     }
 }
@@ -168,17 +176,25 @@ struct PreferencesPatchDecodingTests {
 
     @Test("named fields decode; unnamed ones stay nil")
     func fields() throws {
-        let patch = try decode(#"{"globalEnabled":false,"categories":{"orders":false},"disabledTypes":["promo.flash"]}"#)
-        #expect(patch == PreferencesPatch(globalEnabled: false, categories: ["orders": false], disabledTypes: ["promo.flash"]))
+        let patch = try decode(
+            #"{"globalEnabled":false,"categories":{"orders":false},"disabledTypes":["promo.flash"]}"#)
+        #expect(
+            patch
+                == PreferencesPatch(globalEnabled: false, categories: ["orders": false], disabledTypes: ["promo.flash"])
+        )
         #expect(try decode(#"{"globalEnabled":true}"#).categories == nil)
     }
 
-    @Test("unknown keys, wrong types and null switches are rejected", arguments: [
-        #"{"globalEnabld":true}"#, #"{"globalEnabled":"yes"}"#, #"{"globalEnabled":null}"#, #"{"categories":["orders"]}"#,
-        #"{"categories":{"orders":"off"}}"#, #"{"disabledTypes":"promo"}"#, #"{"disabledTypes":[1]}"#,
-        #"{"quietHours":"22-07"}"#, #"{"quietHours":{"start":"22:00","end":"07:00"}}"#,
-        #"{"quietHours":{"start":"22:00","end":"07:00","timeZone":"UTC","days":[1]}}"#, #"[]"#, #"{"categories":null}"#,
-    ])
+    @Test(
+        "unknown keys, wrong types and null switches are rejected",
+        arguments: [
+            #"{"globalEnabld":true}"#, #"{"globalEnabled":"yes"}"#, #"{"globalEnabled":null}"#,
+            #"{"categories":["orders"]}"#,
+            #"{"categories":{"orders":"off"}}"#, #"{"disabledTypes":"promo"}"#, #"{"disabledTypes":[1]}"#,
+            #"{"quietHours":"22-07"}"#, #"{"quietHours":{"start":"22:00","end":"07:00"}}"#,
+            #"{"quietHours":{"start":"22:00","end":"07:00","timeZone":"UTC","days":[1]}}"#, #"[]"#,
+            #"{"categories":null}"#,
+        ])
     func rejected(json: String) {
         #expect(throws: DecodingError.self) { try decode(json) }
     }
@@ -200,8 +216,11 @@ struct PreferencesPatchDecodingTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(String(decoding: try encoder.encode(PreferencesPatch()), as: UTF8.self) == "{}")
-        #expect(String(decoding: try encoder.encode(PreferencesPatch(quietHours: .some(nil))), as: UTF8.self) == #"{"quietHours":null}"#)
-        let patch = PreferencesPatch(globalEnabled: true, categories: ["orders": false], disabledTypes: [],
+        #expect(
+            String(decoding: try encoder.encode(PreferencesPatch(quietHours: .some(nil))), as: UTF8.self)
+                == #"{"quietHours":null}"#)
+        let patch = PreferencesPatch(
+            globalEnabled: true, categories: ["orders": false], disabledTypes: [],
             quietHours: QuietHours(start: "22:00", end: "07:00", timeZone: "UTC"))
         #expect(try decode(String(decoding: encoder.encode(patch), as: UTF8.self)) == patch)
     }

@@ -28,7 +28,9 @@ struct PublishingValidationTests {
     @Test("title: required, at most 200 characters counted as characters")
     func title() throws {
         expectInvalid("required", field: "title") { try with { $0.title = "  " }.validate() }
-        expectInvalid("too_long", field: "title") { try with { $0.title = String(repeating: "a", count: 201) }.validate() }
+        expectInvalid("too_long", field: "title") {
+            try with { $0.title = String(repeating: "a", count: 201) }.validate()
+        }
         try with { $0.title = String(repeating: "a", count: 200) }.validate()
         // 200 emoji are 200 characters even though they are 800 bytes.
         try with { $0.title = String(repeating: "👍", count: 200) }.validate()
@@ -38,7 +40,9 @@ struct PublishingValidationTests {
 
     @Test("body: at most 2,000 characters")
     func body() throws {
-        expectInvalid("too_long", field: "body") { try with { $0.body = String(repeating: "b", count: 2_001) }.validate() }
+        expectInvalid("too_long", field: "body") {
+            try with { $0.body = String(repeating: "b", count: 2_001) }.validate()
+        }
         try with { $0.body = String(repeating: "b", count: 2_000) }.validate()
     }
 
@@ -51,7 +55,9 @@ struct PublishingValidationTests {
             expectInvalid("invalid", field: "type") { try with { $0.type = bad }.validate() }
         }
         expectInvalid("required", field: "type") { try with { $0.type = "" }.validate() }
-        expectInvalid("too_long", field: "type") { try with { $0.type = String(repeating: "a", count: 101) }.validate() }
+        expectInvalid("too_long", field: "type") {
+            try with { $0.type = String(repeating: "a", count: 101) }.validate()
+        }
     }
 
     @Test("recipients: 1 to 1,000 valid user ids without duplicates")
@@ -84,7 +90,9 @@ struct PublishingValidationTests {
             try with { $0.data = ["k": String(repeating: "v", count: 1_025)] }.validate()
         }
         try with { $0.data = ["k": String(repeating: "v", count: 1_024)] }.validate()
-        expectInvalid("reserved", field: "data.notificationId") { try with { $0.data = ["notificationId": "x"] }.validate() }
+        expectInvalid("reserved", field: "data.notificationId") {
+            try with { $0.data = ["notificationId": "x"] }.validate()
+        }
         expectInvalid("reserved", field: "data.type") { try with { $0.data = ["type": "x"] }.validate() }
     }
 
@@ -93,9 +101,10 @@ struct PublishingValidationTests {
         for good in ["/orders/1", "myapp://orders/1", "https://example.com/x", "/"] {
             try with { $0.deepLink = good }.validate()
         }
-        for bad in ["orders/1", "//evil.example", "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,x",
-            "/orders/ 1", "myapp:", "1abc://x", ""]
-        {
+        for bad in [
+            "orders/1", "//evil.example", "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,x",
+            "/orders/ 1", "myapp:", "1abc://x", "",
+        ] {
             let error = validationError { try with { $0.deepLink = bad }.validate() }
             #expect(error?.field == "deepLink", "\(bad)")
         }
@@ -113,13 +122,21 @@ struct PublishingValidationTests {
         expectInvalid("too_long", field: "detail.actionLabel") {
             try with { $0.detail?.actionLabel = String(repeating: "x", count: 61) }.validate()
         }
-        expectInvalid("invalid", field: "detail.heroImageURL") { try with { $0.detail?.heroImageURL = "http://x.com/a.png" }.validate() }
-        expectInvalid("invalid", field: "detail.heroImageURL") { try with { $0.detail?.heroImageURL = "https://" }.validate() }
-        expectInvalid("invalid", field: "detail.heroImageURL") { try with { $0.detail?.heroImageURL = "javascript:x" }.validate() }
+        expectInvalid("invalid", field: "detail.heroImageURL") {
+            try with { $0.detail?.heroImageURL = "http://x.com/a.png" }.validate()
+        }
+        expectInvalid("invalid", field: "detail.heroImageURL") {
+            try with { $0.detail?.heroImageURL = "https://" }.validate()
+        }
+        expectInvalid("invalid", field: "detail.heroImageURL") {
+            try with { $0.detail?.heroImageURL = "javascript:x" }.validate()
+        }
         expectInvalid("too_long", field: "detail.heroImageURL") {
             try with { $0.detail?.heroImageURL = "https://x.com/" + String(repeating: "a", count: 2_048) }.validate()
         }
-        expectInvalid("invalid", field: "detail.actionPath") { try with { $0.detail?.actionPath = "orders/1" }.validate() }
+        expectInvalid("invalid", field: "detail.actionPath") {
+            try with { $0.detail?.actionPath = "orders/1" }.validate()
+        }
         expectInvalid("invalid", field: "detail.actionURL") {
             try with {
                 $0.detail?.actionPath = nil
@@ -138,7 +155,9 @@ struct PublishingValidationTests {
     @Test("push: ttl 0 to 28 days, collapse id at most 64 bytes, sound at most 64")
     func push() throws {
         expectInvalid("out_of_range", field: "push.ttlSeconds") { try with { $0.push?.ttlSeconds = -1 }.validate() }
-        expectInvalid("out_of_range", field: "push.ttlSeconds") { try with { $0.push?.ttlSeconds = 2_419_201 }.validate() }
+        expectInvalid("out_of_range", field: "push.ttlSeconds") {
+            try with { $0.push?.ttlSeconds = 2_419_201 }.validate()
+        }
         try with { $0.push?.ttlSeconds = 0 }.validate()
         try with { $0.push?.ttlSeconds = 2_419_200 }.validate()
         // 33 characters but 66 bytes.
@@ -165,7 +184,9 @@ struct PublishingValidationTests {
 struct DeviceValidationTests {
     let apnsToken = String(repeating: "0123456789abcdef", count: 4)
 
-    func registration(_ token: String, _ provider: PushProvider, _ platform: DevicePlatform = .ios) -> DeviceRegistration {
+    func registration(_ token: String, _ provider: PushProvider, _ platform: DevicePlatform = .ios)
+        -> DeviceRegistration
+    {
         DeviceRegistration(token: token, provider: provider, platform: platform)
     }
 
@@ -177,9 +198,10 @@ struct DeviceValidationTests {
         try upper.validate()
         #expect(upper.normalizedToken == apnsToken)
         #expect(upper.normalized().token == apnsToken)
-        for bad in [String(apnsToken.dropLast()), String(repeating: "a", count: 201), String(apnsToken.dropLast()) + "g",
-            "<" + String(apnsToken.dropFirst(2)) + ">", String(apnsToken.dropLast()) + " "]
-        {
+        for bad in [
+            String(apnsToken.dropLast()), String(repeating: "a", count: 201), String(apnsToken.dropLast()) + "g",
+            "<" + String(apnsToken.dropFirst(2)) + ">", String(apnsToken.dropLast()) + " ",
+        ] {
             expectInvalid("invalid", field: "token") { try registration(bad, .apns).validate() }
         }
         expectInvalid("required", field: "token") { try registration("", .apns).validate() }
@@ -193,7 +215,9 @@ struct DeviceValidationTests {
         try fcm.validate()
         #expect(fcm.normalizedToken == token)
         try registration(String(repeating: "A", count: 4_096), .fcm, .android).validate()
-        expectInvalid("too_long", field: "token") { try registration(String(repeating: "A", count: 4_097), .fcm, .android).validate() }
+        expectInvalid("too_long", field: "token") {
+            try registration(String(repeating: "A", count: 4_097), .fcm, .android).validate()
+        }
         for bad in ["abc def", "abc\n", "abc/def", "abc+def", "tökén"] {
             expectInvalid("invalid", field: "token") { try registration(bad, .fcm, .android).validate() }
         }
@@ -205,10 +229,11 @@ struct DeviceValidationTests {
         try registration("ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]", .expo).validate()
         try registration("ExpoPushToken[abc-123_DEF]", .expo, .android).validate()
         try registration("ExpoPushToken[\(String(repeating: "a", count: 256))]", .expo).validate()
-        for bad in ["ExponentPushToken[]", "ExponentPushToken[abc", "exponentpushtoken[abc]", "abc",
+        for bad in [
+            "ExponentPushToken[]", "ExponentPushToken[abc", "exponentpushtoken[abc]", "abc",
             "ExpoPushToken[\(String(repeating: "a", count: 257))]", "ExpoPushToken[a b]", "ExpoPushToken[a]]",
-            "xExpoPushToken[a]", "ExpoPushToken[a]x"]
-        {
+            "xExpoPushToken[a]", "ExpoPushToken[a]x",
+        ] {
             expectInvalid("invalid", field: "token") { try registration(bad, .expo).validate() }
         }
     }
@@ -254,12 +279,15 @@ struct EventValidationTests {
             try AnalyticsEventBatch(events: [AnalyticsEvent(name: "Banner Shown", at: at)]).validate()
         }
         expectInvalid("too_long", field: "events[0].name") {
-            try AnalyticsEventBatch(events: [AnalyticsEvent(name: String(repeating: "e", count: 101), at: at)]).validate()
+            try AnalyticsEventBatch(events: [AnalyticsEvent(name: String(repeating: "e", count: 101), at: at)])
+                .validate()
         }
         let big: [String: JSONValue] = ["blob": .string(String(repeating: "x", count: 4_096))]
         expectInvalid("too_long", field: "events[1].properties") {
-            try AnalyticsEventBatch(events: [AnalyticsEvent(name: "ok", at: at), AnalyticsEvent(name: "e", at: at, properties: big)])
-                .validate()
+            try AnalyticsEventBatch(events: [
+                AnalyticsEvent(name: "ok", at: at), AnalyticsEvent(name: "e", at: at, properties: big),
+            ])
+            .validate()
         }
         let fits: [String: JSONValue] = ["blob": .string(String(repeating: "x", count: 4_000)), "n": .number(1)]
         try AnalyticsEventBatch(events: [AnalyticsEvent(name: "e", at: at, properties: fits)]).validate()

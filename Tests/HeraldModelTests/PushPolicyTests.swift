@@ -9,7 +9,8 @@ struct PushPolicyTests {
 
     func decide(_ preferences: Preferences, _ type: String = "promo.flash", now: Date? = nil) -> PushDecision {
         PushPolicy.decide(
-            preferences: preferences, type: type, category: catalog.category(forType: type), catalog: catalog, now: now ?? noon)
+            preferences: preferences, type: type, category: catalog.category(forType: type), catalog: catalog,
+            now: now ?? noon)
     }
 
     @Test("defaults send")
@@ -60,7 +61,8 @@ struct PushPolicyTests {
         let lateEvening = local(2024, 6, 1, 23, 30, in: "Europe/Amsterdam")
         #expect(decide(preferences, now: lateEvening) == .defer(until: local(2024, 6, 2, 7, 0, in: "Europe/Amsterdam")))
         let earlyMorning = local(2024, 6, 2, 6, 59, in: "Europe/Amsterdam")
-        #expect(decide(preferences, now: earlyMorning) == .defer(until: local(2024, 6, 2, 7, 0, in: "Europe/Amsterdam")))
+        #expect(
+            decide(preferences, now: earlyMorning) == .defer(until: local(2024, 6, 2, 7, 0, in: "Europe/Amsterdam")))
         #expect(decide(preferences, now: local(2024, 6, 2, 7, 0, in: "Europe/Amsterdam")) == .send)
         #expect(decide(preferences, now: local(2024, 6, 1, 21, 59, in: "Europe/Amsterdam")) == .send)
         #expect(decide(preferences, now: local(2024, 6, 1, 22, 0, in: "Europe/Amsterdam")) != .send)
@@ -73,7 +75,8 @@ struct PushPolicyTests {
         // Noon in Amsterdam is 06:00 in New York: outside the window.
         #expect(decide(preferences) == .send)
         let tenInNewYork = local(2024, 6, 1, 10, 0, in: "America/New_York")
-        #expect(decide(preferences, now: tenInNewYork) == .defer(until: local(2024, 6, 1, 17, 0, in: "America/New_York")))
+        #expect(
+            decide(preferences, now: tenInNewYork) == .defer(until: local(2024, 6, 1, 17, 0, in: "America/New_York")))
     }
 
     @Test("a skip wins over quiet hours")
@@ -98,17 +101,26 @@ struct PushPolicyTests {
     @Test("quiet hours validation")
     func quietHoursValidation() throws {
         try QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Amsterdam").validate()
-        expectInvalid("invalid", field: "quietHours.start") { try QuietHours(start: "7:00", end: "08:00", timeZone: "UTC").validate() }
-        expectInvalid("invalid", field: "quietHours.end") { try QuietHours(start: "07:00", end: "08:60", timeZone: "UTC").validate() }
-        expectInvalid("invalid", field: "quietHours.end") { try QuietHours(start: "07:00", end: "07:00", timeZone: "UTC").validate() }
+        expectInvalid("invalid", field: "quietHours.start") {
+            try QuietHours(start: "7:00", end: "08:00", timeZone: "UTC").validate()
+        }
+        expectInvalid("invalid", field: "quietHours.end") {
+            try QuietHours(start: "07:00", end: "08:60", timeZone: "UTC").validate()
+        }
+        expectInvalid("invalid", field: "quietHours.end") {
+            try QuietHours(start: "07:00", end: "07:00", timeZone: "UTC").validate()
+        }
         expectInvalid("invalid", field: "quietHours.timeZone") {
             try QuietHours(start: "07:00", end: "08:00", timeZone: "Nowhere/Town").validate()
         }
-        expectInvalid("required", field: "quietHours.timeZone") { try QuietHours(start: "07:00", end: "08:00", timeZone: "").validate() }
+        expectInvalid("required", field: "quietHours.timeZone") {
+            try QuietHours(start: "07:00", end: "08:00", timeZone: "").validate()
+        }
     }
 
     @Test("skip reasons have stable snake_case names")
     func reasons() {
-        #expect(PushSkipReason.allCases.map(\.rawValue) == ["global_off", "os_denied", "category_off", "type_disabled"])
+        #expect(
+            PushSkipReason.allCases.map(\.rawValue) == ["global_off", "os_denied", "category_off", "type_disabled"])
     }
 }

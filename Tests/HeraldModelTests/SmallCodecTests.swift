@@ -66,10 +66,11 @@ struct InboxCursorTests {
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
         let good = InboxCursor.encode(seq: 42)
-        for bad in ["", "abc", "!!!", "42", good + "=", good + "A", " " + good, String(repeating: "A", count: 200),
+        for bad in [
+            "", "abc", "!!!", "42", good + "=", good + "A", " " + good, String(repeating: "A", count: 200),
             b64("v2:42"), b64("v1:"), b64("v1:-5"), b64("v1:05"), b64("v1:4x"), b64("v1:99999999999999999999"),
-            b64("v1:42 "), b64("V1:42"), "djE6NDI=", "djE6NDI\n"]
-        {
+            b64("v1:42 "), b64("V1:42"), "djE6NDI=", "djE6NDI\n",
+        ] {
             #expect(InboxCursor.decode(bad) == nil, "\(bad)")
         }
     }

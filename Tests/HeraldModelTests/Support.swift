@@ -25,7 +25,9 @@ func expectInvalid(
     guard let error = validationError(body, sourceLocation: sourceLocation) else { return }
     #expect(error.code == code, "message: \(error.message)", sourceLocation: sourceLocation)
     #expect(error.field == field, "message: \(error.message)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(field), "message should name the field: \(error.message)", sourceLocation: sourceLocation)
+    #expect(
+        error.message.contains(field), "message should name the field: \(error.message)", sourceLocation: sourceLocation
+    )
 }
 
 /// A fixed instant in a named zone: `local(2024, 6, 1, 23, 30, in: "Europe/Amsterdam")`.

@@ -37,7 +37,8 @@ struct AppConfigTests {
             #expect((bare.object["catalog"] as? [String: Any])?["categories"] != nil, "the default catalog is served")
             #expect((bare.object["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == [])
             let key = try await server.apiKey()
-            _ = try await server.send("PUT", "/v1/app-config", json: #"{"update":{"ios":{"minimumVersion":"1.7.0"}}}"#, token: key)
+            _ = try await server.send(
+                "PUT", "/v1/app-config", json: #"{"update":{"ios":{"minimumVersion":"1.7.0"}}}"#, token: key)
             #expect(try await Self.update(server, "platform=android&version=1.0.0") == nil, "no policy for android")
             #expect(try await Self.update(server, "") == nil, "no platform")
             #expect(try await Self.kind(server, "platform=ios&version=1.7.0") == "none")
@@ -88,7 +89,10 @@ struct AppConfigTests {
             let key = try await server.apiKey()
             #expect(try await server.send("PUT", "/v1/app-config", json: Self.policy, token: key).status == 200)
             let read = try await server.get("/v1/app-config").object
-            #expect((read["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == ["myapp://", "https://shop.example/"])
+            #expect(
+                (read["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == [
+                    "myapp://", "https://shop.example/",
+                ])
             for bad in [
                 #"{"update":{"ios":{"minimumVersion":"banana"}}}"#, #"{"deepLinks":{"allowedPrefixes":"x"}}"#, "[1,2",
             ] {
@@ -97,7 +101,10 @@ struct AppConfigTests {
             expectError(try await server.get("/v1/app-config?platform=windows"), 400, "invalid_platform")
             expectError(try await server.get("/v1/app-config?platform=ios&version=x.y"), 400, "invalid_version")
             let still = try await server.get("/v1/app-config").object
-            #expect((still["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == ["myapp://", "https://shop.example/"])
+            #expect(
+                (still["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == [
+                    "myapp://", "https://shop.example/",
+                ])
         }
     }
 }

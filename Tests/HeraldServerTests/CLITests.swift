@@ -12,7 +12,9 @@ struct CLITests {
         func append(_ line: String) { lines.withLock { $0.append(line) } }
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: [String], err: [String]) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> (
+        status: Int32, out: [String], err: [String]
+    ) {
         let out = Output()
         let err = Output()
         let cli = HeraldCLI(environment: environment, out: { out.append($0) }, err: { err.append($0) })
@@ -28,7 +30,9 @@ struct CLITests {
             #expect(keys.status == 0)
             let key = try #require(keys.out.last)
             #expect(key.hasPrefix("hk_"))
-            let token = await Self.run(["token", "--user", "carol", "--ttl", "600"], environment: ["HERALD_DATABASE_URL": database, "HERALD_USER_TOKEN_SECRET": TestServer.secret])
+            let token = await Self.run(
+                ["token", "--user", "carol", "--ttl", "600"],
+                environment: ["HERALD_DATABASE_URL": database, "HERALD_USER_TOKEN_SECRET": TestServer.secret])
             #expect(token.status == 0)
             let jwt = try #require(token.out.last)
             try await server.publish(to: ["carol"], key: key)
@@ -40,12 +44,18 @@ struct CLITests {
 
     @Test("help for every command, and usage errors exit 2 with a hint")
     func helpAndErrors() async {
-        for command in [["--help"], ["serve", "--help"], ["migrate", "--help"], ["keys", "create", "--help"], ["token", "--help"], ["send", "--help"]] {
+        for command in [
+            ["--help"], ["serve", "--help"], ["migrate", "--help"], ["keys", "create", "--help"], ["token", "--help"],
+            ["send", "--help"],
+        ] {
             let result = await Self.run(command)
             #expect(result.status == 0)
             #expect(result.out.joined().contains("Usage") || result.out.joined().contains("Commands"))
         }
-        for bad in [["frobnicate"], ["token"], ["serve", "--port", "99999"], ["serve", "--bogus"], ["token", "--user"], ["keys", "delete"]] {
+        for bad in [
+            ["frobnicate"], ["token"], ["serve", "--port", "99999"], ["serve", "--bogus"], ["token", "--user"],
+            ["keys", "delete"],
+        ] {
             let result = await Self.run(bad)
             #expect(result.status == 2, "\(bad)")
             #expect(result.err.joined().contains("herald:"))
@@ -54,7 +64,9 @@ struct CLITests {
 
     @Test("migrate applies migrations once and then reports the database up to date")
     func migrate() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-migrate-\(UUID().uuidString).db").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-migrate-\(UUID().uuidString).db"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let first = await Self.run(["migrate", "--database", "sqlite:" + path])
         #expect(first.status == 0)

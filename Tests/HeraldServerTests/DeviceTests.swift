@@ -14,7 +14,8 @@ struct DeviceTests {
     func registerToken() async throws {
         try await withServer { server in
             let token = try server.token("alice")
-            let response = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken.uppercased()), token: token)
+            let response = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken.uppercased()), token: token)
             #expect(response.status == 200)
             #expect(response.object["token"] as? String == Self.apnsToken, "APNs tokens are stored lower-case")
             #expect(response.object["userId"] as? String == "alice")
@@ -39,7 +40,9 @@ struct DeviceTests {
                 ("ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]", "expo", "ios"),
             ]
             for (value, provider, platform) in good {
-                let response = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: value, provider: provider, platform: platform), token: token)
+                let response = try await server.send(
+                    "POST", "/v1/me/devices",
+                    json: Self.registration(token: value, provider: provider, platform: platform), token: token)
                 #expect(response.status == 200, "\(provider) \(value): \(response.text)")
             }
             let bad = [
@@ -47,12 +50,15 @@ struct DeviceTests {
                 (String(repeating: "a", count: 4097), "fcm"), ("ExponentPushToken[]", "expo"), ("not-expo", "expo"),
             ]
             for (value, provider) in bad {
-                let response = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: value, provider: provider), token: token)
+                let response = try await server.send(
+                    "POST", "/v1/me/devices", json: Self.registration(token: value, provider: provider), token: token)
                 #expect(response.status == 400, "\(provider) \(value.prefix(20)) answered \(response.status)")
             }
-            let badProvider = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: "x", provider: "pigeon"), token: token)
+            let badProvider = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: "x", provider: "pigeon"), token: token)
             expectError(badProvider, 400, "invalid_body")
-            let longVersion = #"{"token":"\#(Self.apnsToken)","provider":"apns","platform":"ios","appVersion":"\#(String(repeating: "1", count: 40))"}"#
+            let longVersion =
+                #"{"token":"\#(Self.apnsToken)","provider":"apns","platform":"ios","appVersion":"\#(String(repeating: "1", count: 40))"}"#
             #expect(try await server.send("POST", "/v1/me/devices", json: longVersion, token: token).status == 400)
             let key = try await server.apiKey()
             let devices = try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any]
@@ -68,7 +74,9 @@ struct DeviceTests {
             let moved = try await server.send("POST", "/v1/me/devices", json: body, token: try server.token("bob"))
             #expect(moved.object["userId"] as? String == "bob")
             let key = try await server.apiKey()
-            #expect((try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true
+            )
             #expect((try await server.get("/v1/users/bob/devices", token: key).object["items"] as? [Any])?.count == 1)
         }
     }
@@ -77,15 +85,21 @@ struct DeviceTests {
     func unregister() async throws {
         try await withServer { server in
             let alice = try server.token("alice")
-            _ = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken), token: alice)
+            _ = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken), token: alice)
             let bobToken = "ExponentPushToken[bobbobbob]"
-            _ = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: bobToken, provider: "expo"), token: try server.token("bob"))
+            _ = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: bobToken, provider: "expo"),
+                token: try server.token("bob"))
 
             #expect(try await server.delete("/v1/me/devices/\(bobToken)", token: alice).status == 204)
             #expect(try await server.delete("/v1/me/devices/\(Self.apnsToken)", token: alice).status == 204)
-            #expect(try await server.delete("/v1/me/devices/\(Self.apnsToken)", token: alice).status == 204, "idempotent")
+            #expect(
+                try await server.delete("/v1/me/devices/\(Self.apnsToken)", token: alice).status == 204, "idempotent")
             let key = try await server.apiKey()
-            #expect((try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true
+            )
             #expect((try await server.get("/v1/users/bob/devices", token: key).object["items"] as? [Any])?.count == 1)
         }
     }
@@ -93,13 +107,19 @@ struct DeviceTests {
     @Test("publisher device admin needs an API key, and removes one device")
     func publisherAdmin() async throws {
         try await withServer { server in
-            _ = try await server.send("POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken), token: try server.token("alice"))
+            _ = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: Self.apnsToken),
+                token: try server.token("alice"))
             expectError(try await server.get("/v1/users/alice/devices"), 401, "unauthenticated")
-            expectError(try await server.get("/v1/users/alice/devices", token: try server.token("alice")), 401, "unauthenticated")
+            expectError(
+                try await server.get("/v1/users/alice/devices", token: try server.token("alice")), 401,
+                "unauthenticated")
             let key = try await server.apiKey()
             expectError(try await server.delete("/v1/users/alice/devices/nope", token: key), 404, "not_found")
             #expect(try await server.delete("/v1/users/alice/devices/\(Self.apnsToken)", token: key).status == 204)
-            #expect((try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true
+            )
         }
     }
 }

@@ -90,19 +90,22 @@ struct InboxTests {
                 let response = try await server.get("/v1/me/notifications/\(id)", token: token)
                 expectError(response, 404, "not_found")
                 bodies.insert(response.text)
-                expectError(try await server.send("POST", "/v1/me/notifications/\(id)/read", token: token), 404, "not_found")
+                expectError(
+                    try await server.send("POST", "/v1/me/notifications/\(id)/read", token: token), 404, "not_found")
             }
             #expect(bodies.count == 1, "every not-found answer is identical")
             expectError(try await server.delete("/v1/me/notifications/\(theirs)", token: token), 404, "not_found")
             let bob = try server.token("bob")
-            #expect(try await server.get("/v1/me/notifications/\(theirs)", token: bob).status == 200, "bob's row untouched")
+            #expect(
+                try await server.get("/v1/me/notifications/\(theirs)", token: bob).status == 200, "bob's row untouched")
         }
     }
 
     @Test("detail carries the rich content with sanitized html")
     func detailWithRichContent() async throws {
         try await withServer { server in
-            let extra = #","detail":{"heroImageURL":"https://img.example/a.png","html":"<p onclick=\"x()\">Hi<script>alert(1)</script></p>","actionLabel":"Track","actionPath":"/orders/42"},"data":{"orderId":"42"}"#
+            let extra =
+                #","detail":{"heroImageURL":"https://img.example/a.png","html":"<p onclick=\"x()\">Hi<script>alert(1)</script></p>","actionLabel":"Track","actionPath":"/orders/42"},"data":{"orderId":"42"}"#
             let id = try await server.publish(to: ["alice"], extra: extra)[0]
             let token = try server.token("alice")
             let item = try await server.get("/v1/me/notifications/\(id)", token: token).object
@@ -158,12 +161,15 @@ struct InboxTests {
         try await withServer { server in
             let token = try server.token("alice")
             for limit in ["0", "101", "abc", "-1", "1.5"] {
-                expectError(try await server.get("/v1/me/notifications?limit=\(limit)", token: token), 400, "invalid_limit")
+                expectError(
+                    try await server.get("/v1/me/notifications?limit=\(limit)", token: token), 400, "invalid_limit")
             }
             for cursor in ["zzz", "AAAA", "%00", String(repeating: "a", count: 500)] {
-                expectError(try await server.get("/v1/me/notifications?cursor=\(cursor)", token: token), 400, "invalid_cursor")
+                expectError(
+                    try await server.get("/v1/me/notifications?cursor=\(cursor)", token: token), 400, "invalid_cursor")
             }
-            expectError(try await server.get("/v1/me/notifications?category=weather", token: token), 400, "unknown_category")
+            expectError(
+                try await server.get("/v1/me/notifications?category=weather", token: token), 400, "unknown_category")
         }
     }
 
@@ -186,7 +192,8 @@ struct InboxTests {
             ]
             for (method, path) in calls {
                 for header in headers {
-                    let response = try await server.client.request(method, path, headers: header, body: Array("{}".utf8))
+                    let response = try await server.client.request(
+                        method, path, headers: header, body: Array("{}".utf8))
                     expectError(response, 401, "unauthenticated")
                 }
             }

@@ -17,7 +17,9 @@ struct OperationsTests {
             #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
             let text = metrics.text
             #expect(text.contains(#"herald_http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
-            #expect(text.contains(#"herald_http_requests_total{method="GET",route="/v1/me/notifications/{id}",status="404"} 1"#))
+            #expect(
+                text.contains(
+                    #"herald_http_requests_total{method="GET",route="/v1/me/notifications/{id}",status="404"} 1"#))
             #expect(text.contains(#"route="unmatched",status="404""#))
             #expect(text.contains(#"herald_http_request_duration_seconds_bucket{route="/healthz",le="+Inf"} 1"#))
             #expect(text.contains("herald_live_streams 0"))
@@ -33,11 +35,14 @@ struct OperationsTests {
             #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
             let paths = document["paths"] as? [String: [String: Any]] ?? [:]
             let methods: Set = ["get", "post", "put", "patch", "delete"]
-            let documented = Set(paths.flatMap { path, operations in
-                operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-            })
+            let documented = Set(
+                paths.flatMap { path, operations in
+                    operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+                })
             let served = Set(server.app.routes.map { "\($0.method.rawValue) \($0.pattern)" })
-            #expect(documented == served, "only served: \(served.subtracting(documented)), only documented: \(documented.subtracting(served))")
+            #expect(
+                documented == served,
+                "only served: \(served.subtracting(documented)), only documented: \(documented.subtracting(served))")
         }
     }
 
@@ -55,8 +60,10 @@ struct OperationsTests {
     func bodyLimit() async throws {
         try await withServer(configure: { $0.maxBodyBytes = 4096 }) { server in
             let key = try await server.apiKey()
-            let big = #"{"recipients":["alice"],"type":"order.x","title":"t","body":"\#(String(repeating: "x", count: 5000))"}"#
-            expectError(try await server.send("POST", "/v1/notifications", json: big, token: key), 413, "payload_too_large")
+            let big =
+                #"{"recipients":["alice"],"type":"order.x","title":"t","body":"\#(String(repeating: "x", count: 5000))"}"#
+            expectError(
+                try await server.send("POST", "/v1/notifications", json: big, token: key), 413, "payload_too_large")
             let counts = try await server.get("/v1/me/counts", token: try server.token("alice")).object
             #expect(counts["unread"] as? Int == 0)
         }
@@ -74,7 +81,8 @@ struct OperationsTests {
 
     @Test("the user-token secret is generated once and kept in the database across restarts")
     func generatedSecretPersists() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-secret-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-secret-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = HeraldConfiguration()

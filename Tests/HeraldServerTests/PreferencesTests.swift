@@ -12,7 +12,10 @@ struct PreferencesTests {
             let prefs = response.object
             #expect(prefs["globalEnabled"] as? Bool == true)
             #expect(prefs["osPermissionGranted"] is NSNull)
-            #expect(prefs["categories"] as? [String: Bool] == ["orders": true, "rewards": true, "promotions": true, "reminders": true])
+            #expect(
+                prefs["categories"] as? [String: Bool] == [
+                    "orders": true, "rewards": true, "promotions": true, "reminders": true,
+                ])
             #expect(prefs["disabledTypes"] as? [String] == [])
             #expect(prefs["quietHours"] is NSNull)
         }
@@ -22,15 +25,21 @@ struct PreferencesTests {
     func updatesPersist() async throws {
         try await withServer { server in
             let token = try server.token("alice")
-            let first = #"{"categories":{"promotions":false},"quietHours":{"start":"22:00","end":"07:00","timeZone":"Europe/Amsterdam"}}"#
+            let first =
+                #"{"categories":{"promotions":false},"quietHours":{"start":"22:00","end":"07:00","timeZone":"Europe/Amsterdam"}}"#
             #expect(try await server.send("PATCH", "/v1/me/preferences", json: first, token: token).status == 200)
             let second = #"{"categories":{"orders":false}}"#
             let saved = try await server.send("PATCH", "/v1/me/preferences", json: second, token: token).object
-            #expect(saved["categories"] as? [String: Bool] == ["orders": false, "rewards": true, "promotions": false, "reminders": true])
+            #expect(
+                saved["categories"] as? [String: Bool] == [
+                    "orders": false, "rewards": true, "promotions": false, "reminders": true,
+                ])
             let read = try await server.get("/v1/me/preferences", token: token).object
             #expect(read["categories"] as? [String: Bool] == saved["categories"] as? [String: Bool])
             #expect((read["quietHours"] as? [String: String])?["start"] == "22:00")
-            let cleared = try await server.send("PATCH", "/v1/me/preferences", json: #"{"quietHours":null}"#, token: token).object
+            let cleared = try await server.send(
+                "PATCH", "/v1/me/preferences", json: #"{"quietHours":null}"#, token: token
+            ).object
             #expect(cleared["quietHours"] is NSNull)
             #expect((cleared["categories"] as? [String: Bool])?["orders"] == false)
             let other = try await server.get("/v1/me/preferences", token: try server.token("bob")).object
@@ -42,14 +51,19 @@ struct PreferencesTests {
     func decisionTracking() async throws {
         try await withServer { server in
             let token = try server.token("alice")
-            let denied = try await server.send("POST", "/v1/me/permission", json: #"{"granted":false}"#, token: token).object
+            let denied = try await server.send("POST", "/v1/me/permission", json: #"{"granted":false}"#, token: token)
+                .object
             #expect(denied["osPermissionGranted"] as? Bool == false)
             #expect(denied["globalEnabled"] as? Bool == false)
-            let granted = try await server.send("POST", "/v1/me/permission", json: #"{"granted":true}"#, token: token).object
+            let granted = try await server.send("POST", "/v1/me/permission", json: #"{"granted":true}"#, token: token)
+                .object
             #expect(granted["osPermissionGranted"] as? Bool == true)
             #expect(granted["globalEnabled"] as? Bool == true)
-            expectError(try await server.send("POST", "/v1/me/permission", json: #"{"granted":"yes"}"#, token: token), 400, "invalid_body")
-            expectError(try await server.send("POST", "/v1/me/permission", json: #"{}"#, token: token), 400, "invalid_body")
+            expectError(
+                try await server.send("POST", "/v1/me/permission", json: #"{"granted":"yes"}"#, token: token), 400,
+                "invalid_body")
+            expectError(
+                try await server.send("POST", "/v1/me/permission", json: #"{}"#, token: token), 400, "invalid_body")
         }
     }
 
@@ -58,12 +72,14 @@ struct PreferencesTests {
         try await withServer { server in
             let token = try server.token("alice")
             let response = try await server.send(
-                "PATCH", "/v1/me/preferences", json: #"{"globalEnabled":false,"categories":{"account":false}}"#, token: token)
+                "PATCH", "/v1/me/preferences", json: #"{"globalEnabled":false,"categories":{"account":false}}"#,
+                token: token)
             #expect(response.status == 400)
             let prefs = try await server.get("/v1/me/preferences", token: token).object
             #expect(prefs["globalEnabled"] as? Bool == true, "nothing of the bad patch was written")
             #expect((prefs["categories"] as? [String: Bool])?["account"] == nil, "account has no switch")
-            let unknown = try await server.send("PATCH", "/v1/me/preferences", json: #"{"categories":{"weather":false}}"#, token: token)
+            let unknown = try await server.send(
+                "PATCH", "/v1/me/preferences", json: #"{"categories":{"weather":false}}"#, token: token)
             #expect(unknown.status == 400)
         }
     }
@@ -72,8 +88,12 @@ struct PreferencesTests {
     func otherDisabledTypesKept() async throws {
         try await withServer { server in
             let token = try server.token("alice")
-            _ = try await server.send("PATCH", "/v1/me/preferences", json: #"{"disabledTypes":["promo.flash","general.digest"]}"#, token: token)
-            let saved = try await server.send("PATCH", "/v1/me/preferences", json: #"{"categories":{"rewards":false}}"#, token: token).object
+            _ = try await server.send(
+                "PATCH", "/v1/me/preferences", json: #"{"disabledTypes":["promo.flash","general.digest"]}"#,
+                token: token)
+            let saved = try await server.send(
+                "PATCH", "/v1/me/preferences", json: #"{"categories":{"rewards":false}}"#, token: token
+            ).object
             #expect(saved["disabledTypes"] as? [String] == ["promo.flash", "general.digest"])
             #expect((saved["categories"] as? [String: Bool])?["rewards"] == false)
         }
@@ -84,7 +104,9 @@ struct PreferencesTests {
         try await withServer { server in
             let token = try server.token("alice")
             _ = try await server.send("POST", "/v1/me/permission", json: #"{"granted":true}"#, token: token)
-            let synced = try await server.send("POST", "/v1/me/permission/sync", json: #"{"status":"denied"}"#, token: token).object
+            let synced = try await server.send(
+                "POST", "/v1/me/permission/sync", json: #"{"status":"denied"}"#, token: token
+            ).object
             #expect(synced["globalEnabled"] as? Bool == false)
             #expect(synced["osPermissionGranted"] as? Bool == false)
             #expect(try await server.get("/v1/me/preferences", token: token).object["globalEnabled"] as? Bool == false)
@@ -96,7 +118,9 @@ struct PreferencesTests {
         try await withServer { server in
             let token = try server.token("alice")
             _ = try await server.send("POST", "/v1/me/permission", json: #"{"granted":false}"#, token: token)
-            let synced = try await server.send("POST", "/v1/me/permission/sync", json: #"{"status":"granted"}"#, token: token).object
+            let synced = try await server.send(
+                "POST", "/v1/me/permission/sync", json: #"{"status":"granted"}"#, token: token
+            ).object
             #expect(synced["globalEnabled"] as? Bool == true)
             #expect(synced["osPermissionGranted"] as? Bool == true)
         }
@@ -107,11 +131,15 @@ struct PreferencesTests {
         try await withServer { server in
             let token = try server.token("alice")
             for status in ["denied", "granted", "undetermined"] {
-                let synced = try await server.send("POST", "/v1/me/permission/sync", json: #"{"status":"\#(status)"}"#, token: token).object
+                let synced = try await server.send(
+                    "POST", "/v1/me/permission/sync", json: #"{"status":"\#(status)"}"#, token: token
+                ).object
                 #expect(synced["globalEnabled"] as? Bool == true)
                 #expect(synced["osPermissionGranted"] is NSNull)
             }
-            expectError(try await server.send("POST", "/v1/me/permission/sync", json: #"{"status":"maybe"}"#, token: token), 400, "invalid_body")
+            expectError(
+                try await server.send("POST", "/v1/me/permission/sync", json: #"{"status":"maybe"}"#, token: token),
+                400, "invalid_body")
         }
     }
 

@@ -16,7 +16,9 @@ struct PublisherTests {
         }
     }
 
-    @Test("Idempotency-Key: the same key within 24 h answers the first result and creates nothing; a different body is 422")
+    @Test(
+        "Idempotency-Key: the same key within 24 h answers the first result and creates nothing; a different body is 422"
+    )
     func idempotency() async throws {
         try await withServer { server in
             let key = try await server.apiKey()
@@ -25,7 +27,8 @@ struct PublisherTests {
             let first = try await server.send("POST", "/v1/notifications", json: body, token: key, headers: headers)
             #expect(first.status == 202)
             let reordered = #"{"type":"order.shipped","title":"Shipped","body":"Soon","recipients":["alice","bob"]}"#
-            let second = try await server.send("POST", "/v1/notifications", json: reordered, token: key, headers: headers)
+            let second = try await server.send(
+                "POST", "/v1/notifications", json: reordered, token: key, headers: headers)
             #expect(second.status == 202)
             let firstIDs = try first.decode(PublishAnswer.self).notifications.map(\.id)
             let secondIDs = try second.decode(PublishAnswer.self).notifications.map(\.id)
@@ -35,10 +38,17 @@ struct PublisherTests {
             #expect(counts["unread"] as? Int == 1, "the replay created nothing")
 
             let changed = #"{"recipients":["alice"],"type":"order.shipped","title":"Other","body":"Soon"}"#
-            expectError(try await server.send("POST", "/v1/notifications", json: changed, token: key, headers: headers), 422, "idempotency_key_reused")
+            expectError(
+                try await server.send("POST", "/v1/notifications", json: changed, token: key, headers: headers), 422,
+                "idempotency_key_reused")
             let otherKey = try await server.apiKey()
-            #expect(try await server.send("POST", "/v1/notifications", json: body, token: otherKey, headers: headers).status == 202, "keys are per publisher key")
-            expectError(try await server.send("POST", "/v1/notifications", json: body, token: key, headers: [("Idempotency-Key", String(repeating: "k", count: 256))]), 400, "invalid_idempotency_key")
+            #expect(
+                try await server.send("POST", "/v1/notifications", json: body, token: otherKey, headers: headers).status
+                    == 202, "keys are per publisher key")
+            expectError(
+                try await server.send(
+                    "POST", "/v1/notifications", json: body, token: key,
+                    headers: [("Idempotency-Key", String(repeating: "k", count: 256))]), 400, "invalid_idempotency_key")
         }
     }
 
@@ -72,17 +82,26 @@ struct PublisherTests {
             }
             let counts = try await server.get("/v1/me/counts", token: try server.token("alice")).object
             #expect(counts["unread"] as? Int == 0)
-            expectError(try await server.send("POST", "/v1/notifications", json: #"{"recipients":["alice"],"type":"a","title":"t","body":"b"}"#), 401, "unauthenticated")
-            expectError(try await server.send("POST", "/v1/notifications", json: #"{"recipients":["alice"],"type":"a","title":"t","body":"b"}"#, token: "hk_fake_key"), 401, "unauthenticated")
+            expectError(
+                try await server.send(
+                    "POST", "/v1/notifications", json: #"{"recipients":["alice"],"type":"a","title":"t","body":"b"}"#),
+                401, "unauthenticated")
+            expectError(
+                try await server.send(
+                    "POST", "/v1/notifications", json: #"{"recipients":["alice"],"type":"a","title":"t","body":"b"}"#,
+                    token: "hk_fake_key"), 401, "unauthenticated")
         }
     }
 
     @Test("rich HTML is reduced to a safe subset before it is stored")
     func htmlSanitized() async throws {
         try await withServer { server in
-            let html = #"<h1 style=\"x\">Sale</h1><style>p{}</style><a href=\"javascript:alert(1)\">x</a><img src=\"data:image/png;base64,AA\" onerror=\"x()\"><a href=\"https://ok.example/\">ok</a>"#
+            let html =
+                #"<h1 style=\"x\">Sale</h1><style>p{}</style><a href=\"javascript:alert(1)\">x</a><img src=\"data:image/png;base64,AA\" onerror=\"x()\"><a href=\"https://ok.example/\">ok</a>"#
             let id = try await server.publish(to: ["alice"], extra: #","detail":{"html":"\#(html)"}"#)[0]
-            let detail = try await server.get("/v1/me/notifications/\(id)", token: try server.token("alice")).object["detail"] as? [String: Any]
+            let detail =
+                try await server.get("/v1/me/notifications/\(id)", token: try server.token("alice")).object["detail"]
+                as? [String: Any]
             let stored = detail?["html"] as? String ?? ""
             #expect(stored.contains("Sale") && stored.contains("https://ok.example/"))
             for banned in ["<style", "javascript:", "data:", "onerror", "style="] {

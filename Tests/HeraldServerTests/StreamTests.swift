@@ -15,9 +15,14 @@ struct StreamTests {
     @Test("a created notification reaches the user's open stream, and only that user's")
     func createdReachesStream() async throws {
         try await withServer { server in
-            let alice = try await server.client.openStream("/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("alice"))")])
-            let bob = try await server.client.openStream("/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("bob"))")])
-            defer { alice.close(); bob.close() }
+            let alice = try await server.client.openStream(
+                "/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("alice"))")])
+            let bob = try await server.client.openStream(
+                "/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("bob"))")])
+            defer {
+                alice.close()
+                bob.close()
+            }
             #expect(alice.status == 200)
             let initial = try await Self.next("counts", from: alice)
             #expect(initial.data == #"{"unread":0,"unseen":0}"#)
@@ -54,7 +59,8 @@ struct StreamTests {
 
             let b = try await server.publish(to: ["alice"], title: "b", key: key)[0]
             let c = try await server.publish(to: ["alice"], title: "c", key: key)[0]
-            let resumed = try await server.client.openStream("/v1/me/stream", headers: [auth, ("Last-Event-ID", lastID)])
+            let resumed = try await server.client.openStream(
+                "/v1/me/stream", headers: [auth, ("Last-Event-ID", lastID)])
             defer { resumed.close() }
             let replayB = try await Self.next("notification.created", from: resumed)
             let replayC = try await Self.next("notification.created", from: resumed)
@@ -63,14 +69,18 @@ struct StreamTests {
             let d = try await server.publish(to: ["alice"], title: "d", key: key)[0]
             #expect(try await Self.next("notification.created", from: resumed).data.contains(d))
 
-            expectError(try await server.get("/v1/me/stream", token: try server.token("alice"), headers: [("Last-Event-ID", "abc")]), 400, "invalid_last_event_id")
+            expectError(
+                try await server.get(
+                    "/v1/me/stream", token: try server.token("alice"), headers: [("Last-Event-ID", "abc")]), 400,
+                "invalid_last_event_id")
         }
     }
 
     @Test("a heartbeat comment is sent at the configured interval")
     func heartbeat() async throws {
         try await withServer(configure: { $0.heartbeatInterval = .milliseconds(50) }) { server in
-            let stream = try await server.client.openStream("/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("alice"))")])
+            let stream = try await server.client.openStream(
+                "/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("alice"))")])
             defer { stream.close() }
             var sawHeartbeat = false
             for _ in 0..<10 where !sawHeartbeat {

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Devices")
@@ -13,10 +14,12 @@ struct DeviceTests {
     func register() async throws {
         try await withStore { (store) async throws in
             let device = try await store.upsertDevice(userID: "u1", iphone, at: at(1))
-            #expect(device == Device(
-                token: "tok-1", userId: "u1", provider: .apns, platform: .ios, environment: .production,
-                appVersion: "1.2.0", locale: "nl-NL", timeZone: "Europe/Amsterdam", active: true,
-                createdAt: at(1), updatedAt: at(1)))
+            #expect(
+                device
+                    == Device(
+                        token: "tok-1", userId: "u1", provider: .apns, platform: .ios, environment: .production,
+                        appVersion: "1.2.0", locale: "nl-NL", timeZone: "Europe/Amsterdam", active: true,
+                        createdAt: at(1), updatedAt: at(1)))
             #expect(try await store.devices(userID: "u1") == [device])
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Analytics events and app config")
@@ -15,7 +16,9 @@ struct EventsAndConfigTests {
                     AnalyticsEvent(name: "notification_banner_shown", at: at(1)),
                     AnalyticsEvent(
                         name: "notification_consent_accepted", at: at(2),
-                        properties: ["screen": .string("home"), "attempt": .number(2), "nested": .object(["a": .bool(true)])]),
+                        properties: [
+                            "screen": .string("home"), "attempt": .number(2), "nested": .object(["a": .bool(true)]),
+                        ]),
                 ], receivedAt: at(3))
             try await store.insertEvents(userID: "u2", [AnalyticsEvent(name: "x", at: at(1))], receivedAt: at(3))
             try await store.insertEvents(userID: "u2", [], receivedAt: at(3))
@@ -41,7 +44,11 @@ struct EventsAndConfigTests {
                 deepLinks: DeepLinkPolicy(allowedPrefixes: ["/orders", "https://example.com/"]),
                 catalog: Catalog(
                     categories: [CatalogCategory(id: "orders", chip: "Orders", preferenceToggle: "Order updates")],
-                    types: [CatalogTypeRule(prefix: "order", category: "orders", route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders"))]))
+                    types: [
+                        CatalogTypeRule(
+                            prefix: "order", category: "orders",
+                            route: TapRoute(path: "/orders/{orderId}", fallbackPath: "/orders"))
+                    ]))
             try await store.setAppConfig(document, at: at(1))
             #expect(try await store.appConfig() == document)
             let replacement = AppConfigDocument(deepLinks: DeepLinkPolicy(allowedPrefixes: []))

@@ -13,7 +13,9 @@ struct FlatJSONObjectTests {
             ["": "", "k": String(repeating: "x", count: 2000)],
         ]
         for sample in samples {
-            for formatting in [JSONEncoder.OutputFormatting(), [.sortedKeys, .withoutEscapingSlashes], [.prettyPrinted]] {
+            for formatting in [
+                JSONEncoder.OutputFormatting(), [.sortedKeys, .withoutEscapingSlashes], [.prettyPrinted],
+            ] {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = formatting
                 let text = String(decoding: try encoder.encode(sample), as: UTF8.self)

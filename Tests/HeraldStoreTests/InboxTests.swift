@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Inbox")
@@ -34,8 +35,9 @@ struct InboxTests {
     @Test("an empty inbox has no items, no cursor and zero counts")
     func emptyInbox() async throws {
         try await withStore { (store) async throws in
-            #expect(try await store.inboxPage(userID: "nobody", category: nil, beforeSeq: nil, limit: 20)
-                == InboxPageRecord(items: [], lastSeq: nil, hasMore: false, counts: counts(0, 0)))
+            #expect(
+                try await store.inboxPage(userID: "nobody", category: nil, beforeSeq: nil, limit: 20)
+                    == InboxPageRecord(items: [], lastSeq: nil, hasMore: false, counts: counts(0, 0)))
         }
     }
 
@@ -70,9 +72,13 @@ struct InboxTests {
         try await withStore { (store) async throws in
             try await publish(store, ids: ["a1", "a2"], user: "alice")
             try await publish(store, ids: ["b1"], user: "bob")
-            #expect(try await store.inboxPage(userID: "alice", category: nil, beforeSeq: nil, limit: 20).items.map(\.id)
-                == ["a2", "a1"])
-            #expect(try await store.inboxPage(userID: "bob", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["b1"])
+            #expect(
+                try await store.inboxPage(userID: "alice", category: nil, beforeSeq: nil, limit: 20).items.map(\.id)
+                    == ["a2", "a1"])
+            #expect(
+                try await store.inboxPage(userID: "bob", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == [
+                    "b1"
+                ])
         }
     }
 
@@ -100,7 +106,8 @@ struct InboxTests {
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
             #expect(page.items.map(\.id) == ["n3", "n1"])
             #expect(page.counts == counts(2, 2))
-            #expect(try await store.inboxPage(userID: "u1", category: "orders", beforeSeq: nil, limit: 20).items.count == 2)
+            #expect(
+                try await store.inboxPage(userID: "u1", category: "orders", beforeSeq: nil, limit: 20).items.count == 2)
         }
     }
 

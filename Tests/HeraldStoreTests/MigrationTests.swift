@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Opening and migrations")
@@ -106,14 +107,16 @@ struct MigrationTests {
                 for writer in 0..<4 {
                     group.addTask {
                         for index in 0..<25 {
-                            _ = try await store.publish([note("w\(writer)-\(index)", user: "u\(writer)")], idempotency: nil)
+                            _ = try await store.publish(
+                                [note("w\(writer)-\(index)", user: "u\(writer)")], idempotency: nil)
                         }
                     }
                 }
                 for reader in 0..<8 {
                     group.addTask {
                         for _ in 0..<50 {
-                            let page = try await store.inboxPage(userID: "u\(reader % 4)", category: nil, beforeSeq: nil, limit: 20)
+                            let page = try await store.inboxPage(
+                                userID: "u\(reader % 4)", category: nil, beforeSeq: nil, limit: 20)
                             // Rows and counters are written together, and a read sees one snapshot.
                             #expect(page.counts.unread >= page.items.count)
                         }

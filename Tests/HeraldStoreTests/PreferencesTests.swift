@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Preferences")
@@ -33,9 +34,11 @@ struct PreferencesTests {
                 preferences.disabledTypes = ["promo.flash"]
                 preferences.quietHours = nil
             }
-            #expect(next == Preferences(
-                globalEnabled: true, osPermissionGranted: true, categories: ["promotions": false],
-                disabledTypes: ["promo.flash"], quietHours: nil))
+            #expect(
+                next
+                    == Preferences(
+                        globalEnabled: true, osPermissionGranted: true, categories: ["promotions": false],
+                        disabledTypes: ["promo.flash"], quietHours: nil))
             #expect(try await store.preferences(userID: "u1") == next)
             #expect(try await store.preferences(userID: "u2") == nil)
         }
@@ -45,7 +48,9 @@ struct PreferencesTests {
     func initialUsedWhenNone() async throws {
         try await withStore { (store) async throws in
             let initial = Preferences(globalEnabled: true, osPermissionGranted: nil, categories: ["orders": true])
-            let stored = try await store.updatePreferences(userID: "u1", initial: initial) { $0.osPermissionGranted = false }
+            let stored = try await store.updatePreferences(userID: "u1", initial: initial) {
+                $0.osPermissionGranted = false
+            }
             #expect(stored == Preferences(osPermissionGranted: false, categories: ["orders": true]))
             #expect(try await store.preferences(userID: "u1")?.osPermissionGranted == false)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Publishing")
@@ -23,14 +24,19 @@ struct PublishTests {
 
             // The created payload is the inbox item (no detail) in JSON.
             let payload = try JSONDecoder.iso8601.decode(InboxNotification.self, from: Data(events[0].payload.utf8))
-            #expect(payload == InboxNotification(
-                id: "n1", type: "order.shipped", category: "orders", title: "Title n1", body: "Body n1",
-                data: ["orderId": "o-1"], hasDetail: true, createdAt: t0))
+            #expect(
+                payload
+                    == InboxNotification(
+                        id: "n1", type: "order.shipped", category: "orders", title: "Title n1", body: "Body n1",
+                        data: ["orderId": "o-1"], hasDetail: true, createdAt: t0))
             #expect(!events[0].payload.contains("\"detail\""))
             #expect(events[1].payload.contains("\"readAt\":null"))
 
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
-            #expect(try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["n2"])
+            #expect(
+                try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == [
+                    "n2"
+                ])
         }
     }
 
@@ -47,7 +53,10 @@ struct PublishTests {
             }
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.counts(userID: "u2") == counts(0, 0))
-            #expect(try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == ["a"])
+            #expect(
+                try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == [
+                    "a"
+                ])
             #expect(try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.isEmpty)
             #expect(try await store.notification(userID: "u1", id: "b") == nil)
             #expect(try await store.latestStreamSeq(userID: "u1") == before)
@@ -65,9 +74,12 @@ struct PublishTests {
             let first = try await store.publish([note("n1", user: "u1"), note("n2", user: "u2")], idempotency: claim)
             #expect(first.createdEvents?.count == 2)
             let again = try await store.publish([note("x1", user: "u1"), note("x2", user: "u2")], idempotency: claim)
-            #expect(again == .replayed([
-                PublishedNotification(id: "n1", recipient: "u1"), PublishedNotification(id: "n2", recipient: "u2"),
-            ]))
+            #expect(
+                again
+                    == .replayed([
+                        PublishedNotification(id: "n1", recipient: "u1"),
+                        PublishedNotification(id: "n2", recipient: "u2"),
+                    ]))
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.notification(userID: "u1", id: "x1") == nil)
             #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).count == 1)

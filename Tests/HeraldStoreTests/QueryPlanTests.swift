@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Query plans")
@@ -16,7 +17,10 @@ struct QueryPlanTests {
             var batch: [NewNotification] = []
             for index in 0..<2_000 {
                 let (type, category) = categories[index % categories.count]
-                batch.append(note("n\(index)", user: "u\(index % 50)", type: type, category: category, createdAt: at(Double(index))))
+                batch.append(
+                    note(
+                        "n\(index)", user: "u\(index % 50)", type: type, category: category,
+                        createdAt: at(Double(index))))
             }
             _ = try await store.publish(batch, idempotency: nil)
             for index in stride(from: 0, to: 2_000, by: 7) {
@@ -31,8 +35,9 @@ struct QueryPlanTests {
 
     func expectSearch(_ plan: [String], using index: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let text = plan.joined(separator: " | ")
-        #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains("USING INDEX \(index) ") }, "\(text)",
-                sourceLocation: sourceLocation)
+        #expect(
+            plan.contains { $0.hasPrefix("SEARCH") && $0.contains("USING INDEX \(index) ") }, "\(text)",
+            sourceLocation: sourceLocation)
         #expect(!plan.contains { $0.hasPrefix("SCAN") }, "full scan: \(text)", sourceLocation: sourceLocation)
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sort: \(text)", sourceLocation: sourceLocation)
     }

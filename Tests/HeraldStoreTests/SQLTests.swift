@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeraldStore
 
 @Suite("SQL building")
@@ -9,7 +10,8 @@ struct SQLTests {
         let id = "x' OR '1'='1"
         let limit = 20
         let missing: String? = nil
-        let sql: SQL = "SELECT * FROM t WHERE id = \(id) AND n < \(limit) AND c IS \(missing) ORDER BY \(unsafeSQL: "seq DESC")"
+        let sql: SQL =
+            "SELECT * FROM t WHERE id = \(id) AND n < \(limit) AND c IS \(missing) ORDER BY \(unsafeSQL: "seq DESC")"
         #expect(sql.text(for: .sqlite) == "SELECT * FROM t WHERE id = ? AND n < ? AND c IS ? ORDER BY seq DESC")
         #expect(sql.text(for: .postgres) == "SELECT * FROM t WHERE id = $1 AND n < $2 AND c IS $3 ORDER BY seq DESC")
         #expect(sql.values == [.text(id), .integer(20), .null])

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Settings and API keys")

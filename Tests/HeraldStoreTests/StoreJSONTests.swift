@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 /// The publish fast path writes JSON by hand; these pin it to what JSONEncoder writes.
@@ -34,22 +35,24 @@ struct StoreJSONTests {
     func push() throws {
         let full = PushOptions(send: true, priority: .high, ttlSeconds: 3_600, collapseId: "c-\"1\"", sound: "ping.caf")
         #expect(StoreJSON.encodePush(full) == String(decoding: try encoder.encode(full), as: UTF8.self))
-        for options in [PushOptions(send: false), PushOptions(send: true, ttlSeconds: 0), PushOptions(send: true, sound: "")] {
+        for options in [
+            PushOptions(send: false), PushOptions(send: true, ttlSeconds: 0), PushOptions(send: true, sound: ""),
+        ] {
             let written = StoreJSON.encodePush(options)
             #expect(written == String(decoding: try encoder.encode(options), as: UTF8.self))
             #expect(try decoder.decode(PushOptions.self, from: Data(written.utf8)) == options)
         }
     }
 
-    @Test("created payload: byte-identical to the model's own encoding (explicit nulls), same keys")
+    @Test("created payload: the same document as the model's own encoding (explicit nulls), same keys")
     func createdPayload() throws {
         let full = InboxNotification(
             id: "n1", type: "order.shipped", category: "orders", title: "Shipped", body: "On its way",
             data: ["orderId": "o-1"], deepLink: "/orders/o-1", hasDetail: true, createdAt: t0,
             readAt: at(10), seenAt: at(5))
-        let written = StoreJSON.encodeCreatedPayload(full, dataJSON: StoreJSON.encodeData(full.data))
+        let written = StoreJSON.encodeCreatedPayload(full)
         let reference = String(decoding: try encoder.encode(full), as: UTF8.self)
-        #expect(written == reference)
+        #expect(try object(written) == object(reference))
         // A field added to InboxNotification (other than the detail-only `detail`) must be added here too.
         var withDetail = full
         withDetail.detail = NotificationDetail(html: "<p>x</p>")
@@ -57,14 +60,14 @@ struct StoreJSONTests {
         #expect(try keys(written) == modelKeys.subtracting(["detail"]))
 
         let sparse = InboxNotification(id: "n2", type: "general", category: nil, title: "", body: "", createdAt: t0)
-        let sparseWritten = StoreJSON.encodeCreatedPayload(sparse, dataJSON: "{}")
-        #expect(sparseWritten == String(decoding: try encoder.encode(sparse), as: UTF8.self))
+        let sparseWritten = StoreJSON.encodeCreatedPayload(sparse)
+        #expect(try object(sparseWritten) == object(String(decoding: try encoder.encode(sparse), as: UTF8.self)))
 
         for value in awkward {
             let item = InboxNotification(
                 id: value, type: value, category: value, title: value, body: value, data: [value: value],
                 deepLink: value, createdAt: t0)
-            let text = StoreJSON.encodeCreatedPayload(item, dataJSON: StoreJSON.encodeData(item.data))
+            let text = StoreJSON.encodeCreatedPayload(item)
             #expect(try decoder.decode(InboxNotification.self, from: Data(text.utf8)) == item)
         }
     }
@@ -72,15 +75,19 @@ struct StoreJSONTests {
     @Test("dates: the same ISO 8601 text as JSONEncoder, before and after 1970 and across leap days")
     func dates() throws {
         let instants: [TimeInterval] = [
-            0, 1, 59, 86_399, 86_400, 951_782_400 /* 2000-02-29 */, 1_700_000_000, 1_700_000_000.999, 4_102_444_799,
-            -1, -86_400, -86_401, -2_208_988_800 /* 1900-01-01 */, 253_402_300_799, /* 9999-12-31T23:59:59 */
+            // 951_782_400 is 2000-02-29, -2_208_988_800 is 1900-01-01, 253_402_300_799 is 9999-12-31T23:59:59.
+            0, 1, 59, 86_399, 86_400, 951_782_400, 1_700_000_000, 1_700_000_000.999, 4_102_444_799,
+            -1, -86_400, -86_401, -2_208_988_800, 253_402_300_799,
         ]
         for instant in instants {
             let date = Date(timeIntervalSince1970: instant)
-            var written = ""
-            StoreJSON.appendDate(date, to: &written)
+            let written = JSONWriter.text { $0.date(date) }
             let reference = String(decoding: try encoder.encode([date]), as: UTF8.self).dropFirst().dropLast()
             #expect(written == String(reference), "\(instant)")
         }
+    }
+
+    private func object(_ text: String) throws -> NSDictionary? {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
     }
 }

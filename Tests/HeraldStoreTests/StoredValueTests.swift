@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Stored values")

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import Testing
+
 @testable import HeraldStore
 
 @Suite("Stream events")
@@ -12,10 +13,11 @@ struct StreamEventTests {
             try await publish(store, ids: ["other"], user: "u2")
             _ = try await store.markRead(userID: "u1", id: "n1", at: at(10))
             let all = try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 100)
-            #expect(all.map(\.kind) == [
-                StreamEventRecord.notificationCreated, StreamEventRecord.notificationCreated,
-                StreamEventRecord.notificationCreated, StreamEventRecord.notificationUpdated,
-            ])
+            #expect(
+                all.map(\.kind) == [
+                    StreamEventRecord.notificationCreated, StreamEventRecord.notificationCreated,
+                    StreamEventRecord.notificationCreated, StreamEventRecord.notificationUpdated,
+                ])
             #expect(all.allSatisfy { $0.userID == "u1" })
             #expect(zip(all, all.dropFirst()).allSatisfy { $0.seq < $1.seq })
             #expect(try await store.latestStreamSeq(userID: "u1") == all.last?.seq)
@@ -59,7 +61,10 @@ struct StreamEventTests {
     func prune() async throws {
         try await withStore { (store) async throws in
             _ = try await store.publish(
-                [note("n1", createdAt: at(0)), note("n2", createdAt: at(100)), note("n3", user: "u2", createdAt: at(200))],
+                [
+                    note("n1", createdAt: at(0)), note("n2", createdAt: at(100)),
+                    note("n3", user: "u2", createdAt: at(200)),
+                ],
                 idempotency: nil)
             let latest = try await store.latestStreamSeq(userID: "u2")
             #expect(try await store.pruneStreamEvents(olderThan: at(150)) == 2)

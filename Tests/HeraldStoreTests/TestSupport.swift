@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+
 @testable import HeraldStore
 
 /// A fixed instant the tests count from (whole seconds, so ISO 8601 payloads round-trip).
@@ -48,8 +49,10 @@ extension PublishOutcome {
 
 /// Publishes one notification per id to `user`, oldest first.
 @discardableResult
-func publish(_ store: SQLiteStore, ids: [String], user: String = "u1", type: String = "order.shipped",
-             category: String? = "orders") async throws -> PublishOutcome {
+func publish(
+    _ store: SQLiteStore, ids: [String], user: String = "u1", type: String = "order.shipped",
+    category: String? = "orders"
+) async throws -> PublishOutcome {
     try await store.publish(
         ids.enumerated().map { index, id in
             note(id, user: user, type: type, category: category, createdAt: at(Double(index)))

@@ -8,7 +8,8 @@ import Synchronization
 final class RequestDeadlines: Sendable {
     let timeout: Duration
     let interval: Duration
-    private let entries = Mutex<[ObjectIdentifier: (deadline: ContinuousClock.Instant, request: ConnectionRequest)]>([:])
+    private let entries = Mutex<[ObjectIdentifier: (deadline: ContinuousClock.Instant, request: ConnectionRequest)]>([:]
+    )
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
     init(timeout: Duration) {

@@ -44,7 +44,8 @@ final class ServerCore: Sendable {
         self.dispatcher = dispatcher
         self.logger = logger
         self.watcher = watcher
-        self.deadlines = configuration.requestTimeout > .zero ? RequestDeadlines(timeout: configuration.requestTimeout) : nil
+        self.deadlines =
+            configuration.requestTimeout > .zero ? RequestDeadlines(timeout: configuration.requestTimeout) : nil
         deadlines?.start { [weak self] request in self?.timedOut(request) }
     }
 
@@ -180,7 +181,9 @@ final class ServerCore: Sendable {
             handler?.cancel()
             logger.warning(
                 "request timed out",
-                metadata: ["request_id": request.requestID, "path": request.path, "timeout": "\(configuration.requestTimeout)"])
+                metadata: [
+                    "request_id": request.requestID, "path": request.path, "timeout": "\(configuration.requestTimeout)",
+                ])
         }
     }
 

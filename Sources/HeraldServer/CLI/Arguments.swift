@@ -8,7 +8,9 @@ struct Arguments {
     let environment: [String: String]
 
     /// Parses `arguments` (after the command words). `valued` lists the flags that take a value.
-    init(_ arguments: [String], valued: Set<String>, switches allowed: Set<String> = [], environment: [String: String]) throws {
+    init(_ arguments: [String], valued: Set<String>, switches allowed: Set<String> = [], environment: [String: String])
+        throws
+    {
         self.environment = environment
         var index = 0
         while index < arguments.count {
@@ -52,7 +54,8 @@ struct Arguments {
     func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = value(name) else { return defaultValue }
         guard let number = Int(raw), range.contains(number) else {
-            throw CLIError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(raw)\"")
+            throw CLIError(
+                "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(raw)\"")
         }
         return number
     }

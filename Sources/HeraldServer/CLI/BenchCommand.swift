@@ -11,10 +11,16 @@ struct BenchCommand {
             cli.out(Help.bench)
             return raw.isEmpty ? 2 : 0
         }
-        let args = try Arguments(Array(raw.dropFirst()), valued: ["database", "users", "notifications", "output", "user-token-secret"], environment: cli.environment)
-        if args.has("help") { cli.out(Help.bench); return 0 }
+        let args = try Arguments(
+            Array(raw.dropFirst()), valued: ["database", "users", "notifications", "output", "user-token-secret"],
+            environment: cli.environment)
+        if args.has("help") {
+            cli.out(Help.bench)
+            return 0
+        }
         var configuration = HeraldConfiguration()
-        configuration.databaseURL = args.value("database") ?? cli.environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
+        configuration.databaseURL =
+            args.value("database") ?? cli.environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
         configuration.userTokenSecret = args.value("user-token-secret")
         let users = try args.int("users", default: 10_000, range: 1...1_000_000)
         switch sub {
@@ -23,7 +29,8 @@ struct BenchCommand {
             try await seed(configuration: configuration, users: users, total: total)
         case "tokens":
             guard let output = args.value("output") else { throw CLIError("--output FILE is required") }
-            let app = try await HeraldApplication(configuration: configuration, logger: .init(label: "herald", level: .warning))
+            let app = try await HeraldApplication(
+                configuration: configuration, logger: .init(label: "herald", level: .warning))
             let tokens = try (0..<users).map { try app.userToken(for: Self.userID($0), ttl: 86_400) }
             try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
             cli.out("wrote \(users) user tokens to \(output)")
@@ -38,7 +45,9 @@ struct BenchCommand {
     /// Publishes `total` notifications round-robin over `users`, 1,000 recipients per transaction.
     private func seed(configuration: HeraldConfiguration, users: Int, total: Int) async throws {
         let store = try StoreFactory.open(url: configuration.databaseURL)
-        let types = ["order.shipped", "promo.flash", "loyalty.points", "reminder.expiry", "account.security", "system.news"]
+        let types = [
+            "order.shipped", "promo.flash", "loyalty.points", "reminder.expiry", "account.security", "system.news",
+        ]
         let started = ContinuousClock.now
         var written = 0
         var batchIndex = 0

@@ -41,7 +41,9 @@ public struct HeraldCLI: Sendable {
             default: throw CLIError("unknown command \"\(command)\"")
             }
         } catch let error as CLIError {
-            err("herald: \(error.description)\nRun `herald \(command == "keys" ? "keys create" : command) --help` for usage.")
+            err(
+                "herald: \(error.description)\nRun `herald \(command == "keys" ? "keys create" : command) --help` for usage."
+            )
             return 2
         } catch {
             err("herald: \(error)")
@@ -53,7 +55,10 @@ public struct HeraldCLI: Sendable {
         let args = try Arguments(
             raw, valued: ["host", "port", "database", "user-token-secret", "max-body-bytes", "log-level"],
             environment: environment)
-        if args.has("help") { out(Help.serve); return 0 }
+        if args.has("help") {
+            out(Help.serve)
+            return 0
+        }
         var configuration = try configuration(args)
         configuration.host = args.value("host") ?? configuration.host
         configuration.port = try args.int("port", default: 8080, range: 0...65535)
@@ -76,11 +81,16 @@ public struct HeraldCLI: Sendable {
 
     private func migrate(_ raw: [String]) async throws -> Int32 {
         let args = try Arguments(raw, valued: ["database"], environment: environment)
-        if args.has("help") { out(Help.migrate); return 0 }
+        if args.has("help") {
+            out(Help.migrate)
+            return 0
+        }
         let url = try configuration(args).databaseURL
         let store = try SQLiteStore.open(url: url)
         let applied = try store.migrate()
-        out(applied.isEmpty ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+        out(
+            applied.isEmpty
+                ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
         return 0
     }
 
@@ -89,9 +99,14 @@ public struct HeraldCLI: Sendable {
             out(Help.keys)
             return raw.isEmpty ? 2 : 0
         }
-        guard sub == "create" else { throw CLIError("unknown keys command \"\(sub)\"; the one command is `keys create`") }
+        guard sub == "create" else {
+            throw CLIError("unknown keys command \"\(sub)\"; the one command is `keys create`")
+        }
         let args = try Arguments(Array(raw.dropFirst()), valued: ["name", "database"], environment: environment)
-        if args.has("help") { out(Help.keys); return 0 }
+        if args.has("help") {
+            out(Help.keys)
+            return 0
+        }
         let name = args.values["name"] ?? "default"
         guard (1...100).contains(name.count) else { throw CLIError("--name must be 1 to 100 characters") }
         let app = try await HeraldApplication(configuration: try configuration(args), logger: quietLogger)
@@ -102,8 +117,12 @@ public struct HeraldCLI: Sendable {
     }
 
     private func token(_ raw: [String]) async throws -> Int32 {
-        let args = try Arguments(raw, valued: ["user", "ttl", "database", "user-token-secret"], environment: environment)
-        if args.has("help") { out(Help.token); return 0 }
+        let args = try Arguments(
+            raw, valued: ["user", "ttl", "database", "user-token-secret"], environment: environment)
+        if args.has("help") {
+            out(Help.token)
+            return 0
+        }
         guard let user = args.values["user"] else { throw CLIError("--user is required") }
         do {
             try Validate.userID(user, field: "--user")
@@ -123,7 +142,10 @@ public struct HeraldCLI: Sendable {
         let args = try Arguments(
             raw, valued: ["user", "type", "title", "body", "deep-link", "url", "api-key", "database"],
             switches: ["no-push"], environment: environment)
-        if args.has("help") { out(Help.send); return 0 }
+        if args.has("help") {
+            out(Help.send)
+            return 0
+        }
         guard let user = args.values["user"], let type = args.values["type"],
             let title = args.values["title"], let body = args.values["body"]
         else { throw CLIError("--user, --type, --title and --body are required") }
@@ -162,7 +184,8 @@ public struct HeraldCLI: Sendable {
 
     private func configuration(_ args: Arguments) throws -> HeraldConfiguration {
         var configuration = HeraldConfiguration()
-        configuration.databaseURL = args.value("database") ?? environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
+        configuration.databaseURL =
+            args.value("database") ?? environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
         configuration.userTokenSecret = args.value("user-token-secret")
         return configuration
     }

@@ -56,8 +56,11 @@ final class Metrics: Sendable {
         let snapshot = state.withLock { $0 }
         var out = "# HELP herald_http_requests_total HTTP requests by method, route and status.\n"
         out += "# TYPE herald_http_requests_total counter\n"
-        for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "herald_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        for (key, value) in snapshot.requests.sorted(by: {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }) {
+            out +=
+                "herald_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
         }
         out += "# HELP herald_http_request_duration_seconds HTTP request latency by route.\n"
         out += "# TYPE herald_http_request_duration_seconds histogram\n"

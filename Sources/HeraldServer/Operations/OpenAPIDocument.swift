@@ -1,859 +1,859 @@
 /// The HTTP contract as an OpenAPI 3.1 document, served at `/openapi.json`.
 enum OpenAPIDocument {
     static let json: String = #"""
-    {
-      "openapi": "3.1.0",
-      "info": {
-        "title": "Herald",
-        "version": "1.0.0",
-        "description": "Notification server. JSON, camelCase, RFC 3339 times, opaque cursors. Every error is {\"error\":{\"code\":\"snake_case\",\"message\":\"text\"}} (4xx: bad input; 5xx: a bug). A known path answers 405 method_not_allowed for a method it lacks; a body over the size limit answers 413 payload_too_large."
-      },
-      "servers": [{"url": "http://127.0.0.1:8080"}],
-      "tags": [
-        {"name": "operations"},
-        {"name": "inbox"},
-        {"name": "preferences"},
-        {"name": "devices"},
-        {"name": "events"},
-        {"name": "app-config"},
-        {"name": "publisher"}
-      ],
-      "paths": {
-        "/healthz": {
-          "get": {
-            "operationId": "health",
-            "tags": ["operations"],
-            "summary": "Liveness.",
-            "security": [],
-            "responses": {
-              "200": {
-                "description": "{\"status\":\"ok\"}",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}
-              }
-            }
-          }
-        },
-        "/readyz": {
-          "get": {
-            "operationId": "ready",
-            "tags": ["operations"],
-            "summary": "Ready when the database answers.",
-            "security": [],
-            "responses": {
-              "200": {
-                "description": "{\"status\":\"ready\"}",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}
-              },
-              "503": {"$ref": "#/components/responses/ServiceUnavailable"}
-            }
-          }
-        },
-        "/metrics": {
-          "get": {
-            "operationId": "metrics",
-            "tags": ["operations"],
-            "summary": "Prometheus text exposition.",
-            "security": [],
-            "responses": {"200": {"description": "Metrics.", "content": {"text/plain": {"schema": {"type": "string"}}}}}
-          }
-        },
-        "/openapi.json": {
-          "get": {
-            "operationId": "openAPI",
-            "tags": ["operations"],
-            "summary": "This document.",
-            "security": [],
-            "responses": {
-              "200": {
-                "description": "OpenAPI 3.1 document.",
-                "content": {"application/json": {"schema": {"type": "object"}}}
-              }
-            }
-          }
-        },
-        "/v1/me/notifications": {
-          "get": {
-            "operationId": "listNotifications",
-            "tags": ["inbox"],
-            "summary": "Inbox page, newest first; never deleted or admin.* rows.",
-            "security": [{"userToken": []}],
-            "parameters": [
-              {
-                "name": "limit",
-                "in": "query",
-                "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
-              },
-              {
-                "name": "cursor",
-                "in": "query",
-                "description": "nextCursor of the previous page.",
-                "schema": {"type": "string"}
-              },
-              {
-                "name": "category",
-                "in": "query",
-                "description": "A catalog category id; empty or all for every type.",
-                "schema": {"type": "string"}
-              }
-            ],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NotificationPage"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/notifications/seen": {
-          "post": {
-            "operationId": "markAllSeen",
-            "tags": ["inbox"],
-            "summary": "Marks all seen: unseen drops to 0, unread stays.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Counts"}}}
-              },
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/notifications/{id}": {
-          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
-          "get": {
-            "operationId": "getNotification",
-            "tags": ["inbox"],
-            "summary": "The notification with its detail.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InboxNotification"}}}
-              },
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "404": {"$ref": "#/components/responses/NotFound"}
-            }
+        {
+          "openapi": "3.1.0",
+          "info": {
+            "title": "Herald",
+            "version": "1.0.0",
+            "description": "Notification server. JSON, camelCase, RFC 3339 times, opaque cursors. Every error is {\"error\":{\"code\":\"snake_case\",\"message\":\"text\"}} (4xx: bad input; 5xx: a bug). A known path answers 405 method_not_allowed for a method it lacks; a body over the size limit answers 413 payload_too_large."
           },
-          "delete": {
-            "operationId": "deleteNotification",
-            "tags": ["inbox"],
-            "summary": "Soft delete, idempotent.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "204": {"description": "Done (idempotent)."},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "404": {"$ref": "#/components/responses/NotFound"}
-            }
-          }
-        },
-        "/v1/me/notifications/{id}/read": {
-          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
-          "post": {
-            "operationId": "markRead",
-            "tags": ["inbox"],
-            "summary": "Sets readAt (idempotent).",
-            "security": [{"userToken": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InboxNotification"}}}
-              },
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "404": {"$ref": "#/components/responses/NotFound"}
-            }
-          }
-        },
-        "/v1/me/counts": {
-          "get": {
-            "operationId": "counts",
-            "tags": ["inbox"],
-            "summary": "Unread and unseen counts.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Counts"}}}
-              },
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/stream": {
-          "get": {
-            "operationId": "stream",
-            "tags": ["inbox"],
-            "summary": "Live updates as Server-Sent Events.",
-            "security": [{"userToken": []}],
-            "parameters": [
-              {
-                "name": "Last-Event-ID",
-                "in": "header",
-                "description": "Resume after this event id.",
-                "schema": {"type": "string", "pattern": "^[0-9]+$"}
-              },
-              {
-                "name": "lastEventId",
-                "in": "query",
-                "description": "Same as Last-Event-ID, for clients that cannot set headers.",
-                "schema": {"type": "string", "pattern": "^[0-9]+$"}
-              }
-            ],
-            "responses": {
-              "200": {
-                "description": "text/event-stream. Starts with `retry: 3000`, replays logged events after Last-Event-ID (at most 1000), then sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: JSON of a notification that was read or deleted), `counts` (no id; data: Counts JSON, whenever counts change). A `: heartbeat` comment line every 15 s.",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/preferences": {
-          "get": {
-            "operationId": "getPreferences",
-            "tags": ["preferences"],
-            "summary": "Preferences; defaults all true, decision null.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
-              },
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          },
-          "patch": {
-            "operationId": "patchPreferences",
-            "tags": ["preferences"],
-            "summary": "Merges; keeps what it does not name.",
-            "security": [{"userToken": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PreferencesPatch"}}}
-            },
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "413": {"$ref": "#/components/responses/PayloadTooLarge"}
-            }
-          }
-        },
-        "/v1/me/permission": {
-          "post": {
-            "operationId": "recordPermission",
-            "tags": ["preferences"],
-            "summary": "Records the OS decision; globalEnabled follows.",
-            "security": [{"userToken": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PermissionDecision"}}}
-            },
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/permission/sync": {
-          "post": {
-            "operationId": "syncPermission",
-            "tags": ["preferences"],
-            "summary": "Start-up sync of the OS status (SYNC-01..03).",
-            "security": [{"userToken": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PermissionSync"}}}
-            },
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/devices": {
-          "post": {
-            "operationId": "registerDevice",
-            "tags": ["devices"],
-            "summary": "Upsert; a token seen under another user moves to this one.",
-            "security": [{"userToken": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DeviceRegistration"}}}
-            },
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Device"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "413": {"$ref": "#/components/responses/PayloadTooLarge"}
-            }
-          }
-        },
-        "/v1/me/devices/{token}": {
-          "parameters": [
-            {
-              "name": "token",
-              "in": "path",
-              "required": true,
-              "schema": {"type": "string"},
-              "description": "Device token, percent-encoded."
-            }
+          "servers": [{"url": "http://127.0.0.1:8080"}],
+          "tags": [
+            {"name": "operations"},
+            {"name": "inbox"},
+            {"name": "preferences"},
+            {"name": "devices"},
+            {"name": "events"},
+            {"name": "app-config"},
+            {"name": "publisher"}
           ],
-          "delete": {
-            "operationId": "unregisterDevice",
-            "tags": ["devices"],
-            "summary": "Unregister (sign-out), idempotent.",
-            "security": [{"userToken": []}],
-            "responses": {
-              "204": {"description": "Done (idempotent)."},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/me/events": {
-          "post": {
-            "operationId": "ingestEvents",
-            "tags": ["events"],
-            "summary": "Analytics batch.",
-            "security": [{"userToken": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AnalyticsEventBatch"}}}
-            },
-            "responses": {
-              "202": {
-                "description": "Accepted.",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AnalyticsEventReceipt"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "413": {"$ref": "#/components/responses/PayloadTooLarge"}
-            }
-          }
-        },
-        "/v1/app-config": {
-          "get": {
-            "operationId": "getAppConfig",
-            "tags": ["app-config"],
-            "summary": "Update decision for the caller's install, deep-link allowlist and catalog.",
-            "security": [],
-            "parameters": [
-              {
-                "name": "platform",
-                "in": "query",
-                "description": "Without it, update is null.",
-                "schema": {"type": "string", "enum": ["ios", "android"]}
-              },
-              {
-                "name": "version",
-                "in": "query",
-                "description": "Installed semantic version, e.g. 1.7.0.",
-                "schema": {"type": "string"}
-              },
-              {
-                "name": "installSource",
-                "in": "query",
-                "description": "Android installer package; sideloads may be sent to the store.",
-                "schema": {"type": "string"}
-              }
-            ],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigResponse"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"}
-            }
-          },
-          "put": {
-            "operationId": "putAppConfig",
-            "tags": ["app-config"],
-            "summary": "Replaces update policy, allowlist and catalog.",
-            "security": [{"apiKey": []}],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigDocument"}}}
-            },
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigDocument"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "413": {"$ref": "#/components/responses/PayloadTooLarge"}
-            }
-          }
-        },
-        "/v1/notifications": {
-          "post": {
-            "operationId": "publish",
-            "tags": ["publisher"],
-            "summary": "One notification per recipient.",
-            "security": [{"apiKey": []}],
-            "parameters": [
-              {
-                "name": "Idempotency-Key",
-                "in": "header",
-                "description": "Visible ASCII; replays the first answer for 24 hours.",
-                "schema": {"type": "string", "minLength": 1, "maxLength": 255}
-              }
-            ],
-            "requestBody": {
-              "required": true,
-              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PublishRequest"}}}
-            },
-            "responses": {
-              "202": {
-                "description": "Created, in recipient order.",
-                "headers": {
-                  "Idempotent-Replayed": {
-                    "description": "true when answered from an earlier request with the same key.",
-                    "schema": {"type": "string", "enum": ["true"]}
+          "paths": {
+            "/healthz": {
+              "get": {
+                "operationId": "health",
+                "tags": ["operations"],
+                "summary": "Liveness.",
+                "security": [],
+                "responses": {
+                  "200": {
+                    "description": "{\"status\":\"ok\"}",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}
                   }
+                }
+              }
+            },
+            "/readyz": {
+              "get": {
+                "operationId": "ready",
+                "tags": ["operations"],
+                "summary": "Ready when the database answers.",
+                "security": [],
+                "responses": {
+                  "200": {
+                    "description": "{\"status\":\"ready\"}",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}
+                  },
+                  "503": {"$ref": "#/components/responses/ServiceUnavailable"}
+                }
+              }
+            },
+            "/metrics": {
+              "get": {
+                "operationId": "metrics",
+                "tags": ["operations"],
+                "summary": "Prometheus text exposition.",
+                "security": [],
+                "responses": {"200": {"description": "Metrics.", "content": {"text/plain": {"schema": {"type": "string"}}}}}
+              }
+            },
+            "/openapi.json": {
+              "get": {
+                "operationId": "openAPI",
+                "tags": ["operations"],
+                "summary": "This document.",
+                "security": [],
+                "responses": {
+                  "200": {
+                    "description": "OpenAPI 3.1 document.",
+                    "content": {"application/json": {"schema": {"type": "object"}}}
+                  }
+                }
+              }
+            },
+            "/v1/me/notifications": {
+              "get": {
+                "operationId": "listNotifications",
+                "tags": ["inbox"],
+                "summary": "Inbox page, newest first; never deleted or admin.* rows.",
+                "security": [{"userToken": []}],
+                "parameters": [
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "nextCursor of the previous page.",
+                    "schema": {"type": "string"}
+                  },
+                  {
+                    "name": "category",
+                    "in": "query",
+                    "description": "A catalog category id; empty or all for every type.",
+                    "schema": {"type": "string"}
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NotificationPage"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/notifications/seen": {
+              "post": {
+                "operationId": "markAllSeen",
+                "tags": ["inbox"],
+                "summary": "Marks all seen: unseen drops to 0, unread stays.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Counts"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/notifications/{id}": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "get": {
+                "operationId": "getNotification",
+                "tags": ["inbox"],
+                "summary": "The notification with its detail.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InboxNotification"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              },
+              "delete": {
+                "operationId": "deleteNotification",
+                "tags": ["inbox"],
+                "summary": "Soft delete, idempotent.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "204": {"description": "Done (idempotent)."},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/v1/me/notifications/{id}/read": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "post": {
+                "operationId": "markRead",
+                "tags": ["inbox"],
+                "summary": "Sets readAt (idempotent).",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InboxNotification"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/v1/me/counts": {
+              "get": {
+                "operationId": "counts",
+                "tags": ["inbox"],
+                "summary": "Unread and unseen counts.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Counts"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/stream": {
+              "get": {
+                "operationId": "stream",
+                "tags": ["inbox"],
+                "summary": "Live updates as Server-Sent Events.",
+                "security": [{"userToken": []}],
+                "parameters": [
+                  {
+                    "name": "Last-Event-ID",
+                    "in": "header",
+                    "description": "Resume after this event id.",
+                    "schema": {"type": "string", "pattern": "^[0-9]+$"}
+                  },
+                  {
+                    "name": "lastEventId",
+                    "in": "query",
+                    "description": "Same as Last-Event-ID, for clients that cannot set headers.",
+                    "schema": {"type": "string", "pattern": "^[0-9]+$"}
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "text/event-stream. Starts with `retry: 3000`, replays logged events after Last-Event-ID (at most 1000), then sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: JSON of a notification that was read or deleted), `counts` (no id; data: Counts JSON, whenever counts change). A `: heartbeat` comment line every 15 s.",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/preferences": {
+              "get": {
+                "operationId": "getPreferences",
+                "tags": ["preferences"],
+                "summary": "Preferences; defaults all true, decision null.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              },
+              "patch": {
+                "operationId": "patchPreferences",
+                "tags": ["preferences"],
+                "summary": "Merges; keeps what it does not name.",
+                "security": [{"userToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PreferencesPatch"}}}
                 },
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PublishResponse"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "413": {"$ref": "#/components/responses/PayloadTooLarge"},
-              "422": {"$ref": "#/components/responses/Unprocessable"}
-            }
-          }
-        },
-        "/v1/users/{id}/devices": {
-          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."}],
-          "get": {
-            "operationId": "listUserDevices",
-            "tags": ["publisher"],
-            "summary": "A user's devices.",
-            "security": [{"apiKey": []}],
-            "responses": {
-              "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DeviceList"}}}
-              },
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"}
-            }
-          }
-        },
-        "/v1/users/{id}/devices/{token}": {
-          "parameters": [
-            {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."},
-            {
-              "name": "token",
-              "in": "path",
-              "required": true,
-              "schema": {"type": "string"},
-              "description": "Device token, percent-encoded."
-            }
-          ],
-          "delete": {
-            "operationId": "removeUserDevice",
-            "tags": ["publisher"],
-            "summary": "Removes one device of a user.",
-            "security": [{"apiKey": []}],
-            "responses": {
-              "204": {"description": "Removed."},
-              "400": {"$ref": "#/components/responses/BadRequest"},
-              "401": {"$ref": "#/components/responses/Unauthenticated"},
-              "404": {"$ref": "#/components/responses/NotFound"}
-            }
-          }
-        }
-      },
-      "components": {
-        "securitySchemes": {
-          "userToken": {
-            "type": "http",
-            "scheme": "bearer",
-            "bearerFormat": "JWT",
-            "description": "HS256 JWT; sub is the user id (herald token --user ID)."
-          },
-          "apiKey": {
-            "type": "http",
-            "scheme": "bearer",
-            "bearerFormat": "API key",
-            "description": "Publisher API key from herald keys create (X-Api-Key also accepted)."
-          }
-        },
-        "responses": {
-          "BadRequest": {
-            "description": "Bad input: invalid_json, invalid_body, invalid_cursor, invalid_limit, unknown_category, too_long, invalid_platform, invalid_version, invalid_idempotency_key, invalid_last_event_id, ...",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "Unauthenticated": {
-            "description": "unauthenticated: missing or invalid credentials.",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "NotFound": {
-            "description": "not_found",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "MethodNotAllowed": {
-            "description": "method_not_allowed: the path exists, the method does not.",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "PayloadTooLarge": {
-            "description": "payload_too_large",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "Unprocessable": {
-            "description": "idempotency_key_reused: the key was used in the last 24 hours with a different body.",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          },
-          "ServiceUnavailable": {
-            "description": "not_ready",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-          }
-        },
-        "schemas": {
-          "AnalyticsEvent": {
-            "type": "object",
-            "required": ["name", "at"],
-            "properties": {
-              "name": {"type": "string", "minLength": 1, "maxLength": 100},
-              "at": {"type": "string", "format": "date-time"},
-              "properties": {"type": ["object", "null"], "additionalProperties": true, "description": "Free-form JSON values."}
-            }
-          },
-          "AnalyticsEventBatch": {
-            "type": "object",
-            "required": ["events"],
-            "properties": {
-              "events": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 100,
-                "items": {"$ref": "#/components/schemas/AnalyticsEvent"}
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"}
+                }
               }
-            }
-          },
-          "AnalyticsEventReceipt": {
-            "type": "object",
-            "required": ["accepted"],
-            "properties": {"accepted": {"type": "integer", "minimum": 0}}
-          },
-          "AppConfigDocument": {
-            "type": "object",
-            "properties": {
-              "update": {"oneOf": [{"$ref": "#/components/schemas/UpdatePolicy"}, {"type": "null"}]},
-              "deepLinks": {"oneOf": [{"$ref": "#/components/schemas/DeepLinkPolicy"}, {"type": "null"}]},
-              "catalog": {
-                "oneOf": [{"$ref": "#/components/schemas/Catalog"}, {"type": "null"}],
-                "description": "null: the default catalog."
+            },
+            "/v1/me/permission": {
+              "post": {
+                "operationId": "recordPermission",
+                "tags": ["preferences"],
+                "summary": "Records the OS decision; globalEnabled follows.",
+                "security": [{"userToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PermissionDecision"}}}
+                },
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
               }
-            }
-          },
-          "AppConfigResponse": {
-            "type": "object",
-            "required": ["update", "deepLinks", "catalog"],
-            "properties": {
-              "update": {
-                "oneOf": [{"$ref": "#/components/schemas/UpdateDecision"}, {"type": "null"}],
-                "description": "null without platform or policy."
+            },
+            "/v1/me/permission/sync": {
+              "post": {
+                "operationId": "syncPermission",
+                "tags": ["preferences"],
+                "summary": "Start-up sync of the OS status (SYNC-01..03).",
+                "security": [{"userToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PermissionSync"}}}
+                },
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Preferences"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/devices": {
+              "post": {
+                "operationId": "registerDevice",
+                "tags": ["devices"],
+                "summary": "Upsert; a token seen under another user moves to this one.",
+                "security": [{"userToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DeviceRegistration"}}}
+                },
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Device"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"}
+                }
+              }
+            },
+            "/v1/me/devices/{token}": {
+              "parameters": [
+                {
+                  "name": "token",
+                  "in": "path",
+                  "required": true,
+                  "schema": {"type": "string"},
+                  "description": "Device token, percent-encoded."
+                }
+              ],
+              "delete": {
+                "operationId": "unregisterDevice",
+                "tags": ["devices"],
+                "summary": "Unregister (sign-out), idempotent.",
+                "security": [{"userToken": []}],
+                "responses": {
+                  "204": {"description": "Done (idempotent)."},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/me/events": {
+              "post": {
+                "operationId": "ingestEvents",
+                "tags": ["events"],
+                "summary": "Analytics batch.",
+                "security": [{"userToken": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AnalyticsEventBatch"}}}
+                },
+                "responses": {
+                  "202": {
+                    "description": "Accepted.",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AnalyticsEventReceipt"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"}
+                }
+              }
+            },
+            "/v1/app-config": {
+              "get": {
+                "operationId": "getAppConfig",
+                "tags": ["app-config"],
+                "summary": "Update decision for the caller's install, deep-link allowlist and catalog.",
+                "security": [],
+                "parameters": [
+                  {
+                    "name": "platform",
+                    "in": "query",
+                    "description": "Without it, update is null.",
+                    "schema": {"type": "string", "enum": ["ios", "android"]}
+                  },
+                  {
+                    "name": "version",
+                    "in": "query",
+                    "description": "Installed semantic version, e.g. 1.7.0.",
+                    "schema": {"type": "string"}
+                  },
+                  {
+                    "name": "installSource",
+                    "in": "query",
+                    "description": "Android installer package; sideloads may be sent to the store.",
+                    "schema": {"type": "string"}
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigResponse"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"}
+                }
               },
-              "deepLinks": {"$ref": "#/components/schemas/DeepLinkPolicy"},
-              "catalog": {"$ref": "#/components/schemas/Catalog"}
-            }
-          },
-          "Catalog": {
-            "type": "object",
-            "required": ["categories", "types"],
-            "properties": {
-              "categories": {"type": "array", "items": {"$ref": "#/components/schemas/CatalogCategory"}},
-              "types": {"type": "array", "items": {"$ref": "#/components/schemas/CatalogTypeRule"}}
-            }
-          },
-          "CatalogCategory": {
-            "type": "object",
-            "required": ["id", "chip"],
-            "properties": {
-              "id": {"type": "string"},
-              "chip": {"type": "string"},
-              "preferenceToggle": {"type": ["string", "null"], "description": "null: cannot opt out."}
-            }
-          },
-          "CatalogTypeRule": {
-            "type": "object",
-            "required": ["prefix", "hidden"],
-            "properties": {
-              "prefix": {"type": "string"},
-              "category": {"type": ["string", "null"], "description": "null: All only."},
-              "hidden": {"type": "boolean"},
-              "route": {"oneOf": [{"$ref": "#/components/schemas/TapRoute"}, {"type": "null"}]}
-            }
-          },
-          "Counts": {
-            "type": "object",
-            "required": ["unread", "unseen"],
-            "properties": {"unread": {"type": "integer", "minimum": 0}, "unseen": {"type": "integer", "minimum": 0}}
-          },
-          "DeepLinkPolicy": {
-            "type": "object",
-            "required": ["allowedPrefixes"],
-            "properties": {"allowedPrefixes": {"type": "array", "maxItems": 100, "items": {"type": "string"}}}
-          },
-          "Device": {
-            "type": "object",
-            "required": ["token", "userId", "provider", "platform", "environment", "active", "createdAt", "updatedAt"],
-            "properties": {
-              "token": {"type": "string"},
-              "userId": {"type": "string"},
-              "provider": {"type": "string", "enum": ["apns", "fcm", "expo"]},
-              "platform": {"type": "string", "enum": ["ios", "android"]},
-              "environment": {"type": "string", "enum": ["production", "development"]},
-              "appVersion": {"type": ["string", "null"]},
-              "locale": {"type": ["string", "null"]},
-              "timeZone": {"type": ["string", "null"]},
-              "active": {"type": "boolean"},
-              "createdAt": {"type": "string", "format": "date-time"},
-              "updatedAt": {"type": "string", "format": "date-time"}
-            }
-          },
-          "DeviceList": {
-            "type": "object",
-            "required": ["items"],
-            "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Device"}}}
-          },
-          "DeviceRegistration": {
-            "type": "object",
-            "required": ["token", "provider", "platform"],
-            "properties": {
-              "token": {"type": "string", "minLength": 1, "maxLength": 4096},
-              "provider": {"type": "string", "enum": ["apns", "fcm", "expo"]},
-              "platform": {"type": "string", "enum": ["ios", "android"]},
-              "environment": {
-                "type": ["string", "null"],
-                "enum": ["production", "development", null],
-                "description": "Default production."
-              },
-              "appVersion": {"type": ["string", "null"], "maxLength": 32},
-              "locale": {"type": ["string", "null"], "maxLength": 35},
-              "timeZone": {"type": ["string", "null"]}
-            }
-          },
-          "Error": {
-            "type": "object",
-            "required": ["error"],
-            "properties": {
-              "error": {
-                "type": "object",
-                "required": ["code", "message"],
-                "properties": {
-                  "code": {"type": "string", "description": "Stable snake_case code."},
-                  "message": {"type": "string", "description": "Human text."}
+              "put": {
+                "operationId": "putAppConfig",
+                "tags": ["app-config"],
+                "summary": "Replaces update policy, allowlist and catalog.",
+                "security": [{"apiKey": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigDocument"}}}
+                },
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppConfigDocument"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"}
+                }
+              }
+            },
+            "/v1/notifications": {
+              "post": {
+                "operationId": "publish",
+                "tags": ["publisher"],
+                "summary": "One notification per recipient.",
+                "security": [{"apiKey": []}],
+                "parameters": [
+                  {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "description": "Visible ASCII; replays the first answer for 24 hours.",
+                    "schema": {"type": "string", "minLength": 1, "maxLength": 255}
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PublishRequest"}}}
+                },
+                "responses": {
+                  "202": {
+                    "description": "Created, in recipient order.",
+                    "headers": {
+                      "Idempotent-Replayed": {
+                        "description": "true when answered from an earlier request with the same key.",
+                        "schema": {"type": "string", "enum": ["true"]}
+                      }
+                    },
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PublishResponse"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"},
+                  "422": {"$ref": "#/components/responses/Unprocessable"}
+                }
+              }
+            },
+            "/v1/users/{id}/devices": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."}],
+              "get": {
+                "operationId": "listUserDevices",
+                "tags": ["publisher"],
+                "summary": "A user's devices.",
+                "security": [{"apiKey": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DeviceList"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              }
+            },
+            "/v1/users/{id}/devices/{token}": {
+              "parameters": [
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."},
+                {
+                  "name": "token",
+                  "in": "path",
+                  "required": true,
+                  "schema": {"type": "string"},
+                  "description": "Device token, percent-encoded."
+                }
+              ],
+              "delete": {
+                "operationId": "removeUserDevice",
+                "tags": ["publisher"],
+                "summary": "Removes one device of a user.",
+                "security": [{"apiKey": []}],
+                "responses": {
+                  "204": {"description": "Removed."},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
             }
           },
-          "InboxNotification": {
-            "type": "object",
-            "required": ["id", "type", "title", "body", "data", "hasDetail", "createdAt"],
-            "properties": {
-              "id": {"type": "string"},
-              "type": {"type": "string", "maxLength": 100, "pattern": "^[a-z0-9_]+(\\.[a-z0-9_-]+)*$"},
-              "category": {"type": ["string", "null"], "description": "Catalog category; null for types shown under All only."},
-              "title": {"type": "string", "maxLength": 200},
-              "body": {"type": "string", "maxLength": 2000},
-              "data": {"$ref": "#/components/schemas/NotificationData"},
-              "deepLink": {"type": ["string", "null"], "maxLength": 2048},
-              "hasDetail": {"type": "boolean"},
-              "createdAt": {"type": "string", "format": "date-time"},
-              "readAt": {"type": ["string", "null"], "format": "date-time"},
-              "seenAt": {"type": ["string", "null"], "format": "date-time"},
-              "detail": {
-                "oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}],
-                "description": "Present only on GET /v1/me/notifications/{id}."
-              }
-            }
-          },
-          "NotificationData": {
-            "type": "object",
-            "maxProperties": 50,
-            "additionalProperties": {"type": "string", "maxLength": 1024},
-            "description": "Publisher data, string values."
-          },
-          "NotificationDetail": {
-            "type": "object",
-            "properties": {
-              "heroImageURL": {"type": ["string", "null"]},
-              "html": {
-                "type": ["string", "null"],
-                "maxLength": 100000,
-                "description": "Reduced to the safe subset before it is stored."
+          "components": {
+            "securitySchemes": {
+              "userToken": {
+                "type": "http",
+                "scheme": "bearer",
+                "bearerFormat": "JWT",
+                "description": "HS256 JWT; sub is the user id (herald token --user ID)."
               },
-              "actionLabel": {"type": ["string", "null"], "maxLength": 60},
-              "actionPath": {"type": ["string", "null"], "description": "In-app path such as /orders/123."},
-              "actionURL": {"type": ["string", "null"], "description": "Absolute https URL."}
-            }
-          },
-          "NotificationPage": {
-            "type": "object",
-            "required": ["items", "unreadCount", "unseenCount"],
-            "properties": {
-              "items": {"type": "array", "items": {"$ref": "#/components/schemas/InboxNotification"}},
-              "nextCursor": {"type": ["string", "null"], "description": "Opaque; null on the last page."},
-              "unreadCount": {"type": "integer", "minimum": 0},
-              "unseenCount": {"type": "integer", "minimum": 0}
-            }
-          },
-          "PermissionDecision": {"type": "object", "required": ["granted"], "properties": {"granted": {"type": "boolean"}}},
-          "PermissionSync": {
-            "type": "object",
-            "required": ["status"],
-            "properties": {"status": {"type": "string", "enum": ["granted", "denied", "undetermined"]}}
-          },
-          "PlatformUpdatePolicy": {
-            "type": "object",
-            "properties": {
-              "minimumVersion": {"type": ["string", "null"], "description": "Semantic version; below it the app asks to update."},
-              "storeURL": {"type": ["string", "null"]},
-              "sideloadPrompt": {"type": ["boolean", "null"], "description": "Android: send sideloaded installs to the Play Store."}
-            }
-          },
-          "Preferences": {
-            "type": "object",
-            "required": ["globalEnabled", "osPermissionGranted", "categories", "disabledTypes", "quietHours"],
-            "properties": {
-              "globalEnabled": {"type": "boolean"},
-              "osPermissionGranted": {"type": ["boolean", "null"], "description": "null while never asked."},
-              "categories": {
-                "type": "object",
-                "additionalProperties": {"type": "boolean"},
-                "description": "Category id to enabled."
-              },
-              "disabledTypes": {"type": "array", "maxItems": 100, "items": {"type": "string", "maxLength": 100}},
-              "quietHours": {"oneOf": [{"$ref": "#/components/schemas/QuietHours"}, {"type": "null"}]}
-            }
-          },
-          "PreferencesPatch": {
-            "type": "object",
-            "properties": {
-              "globalEnabled": {"type": ["boolean", "null"]},
-              "categories": {
-                "type": ["object", "null"],
-                "additionalProperties": {"type": "boolean"},
-                "description": "Merged key by key; the account category is a 400."
-              },
-              "disabledTypes": {
-                "type": ["array", "null"],
-                "maxItems": 100,
-                "items": {"type": "string", "maxLength": 100},
-                "description": "Replaces the stored list."
-              },
-              "quietHours": {
-                "oneOf": [{"$ref": "#/components/schemas/QuietHours"}, {"type": "null"}],
-                "description": "null clears; absent keeps."
+              "apiKey": {
+                "type": "http",
+                "scheme": "bearer",
+                "bearerFormat": "API key",
+                "description": "Publisher API key from herald keys create (X-Api-Key also accepted)."
               }
             },
-            "description": "Every field optional; what it does not name is kept."
-          },
-          "PublishRequest": {
-            "type": "object",
-            "required": ["recipients", "type", "title", "body"],
-            "properties": {
-              "recipients": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 1000,
-                "uniqueItems": true,
-                "items": {"type": "string", "description": "User id."}
+            "responses": {
+              "BadRequest": {
+                "description": "Bad input: invalid_json, invalid_body, invalid_cursor, invalid_limit, unknown_category, too_long, invalid_platform, invalid_version, invalid_idempotency_key, invalid_last_event_id, ...",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
-              "type": {"type": "string", "maxLength": 100, "pattern": "^[a-z0-9_]+(\\.[a-z0-9_-]+)*$"},
-              "title": {"type": "string", "maxLength": 200},
-              "body": {"type": "string", "maxLength": 2000},
-              "data": {"oneOf": [{"$ref": "#/components/schemas/NotificationData"}, {"type": "null"}]},
-              "deepLink": {"type": ["string", "null"], "maxLength": 2048},
-              "detail": {"oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}]},
-              "push": {"oneOf": [{"$ref": "#/components/schemas/PushOptions"}, {"type": "null"}]}
-            }
-          },
-          "PublishResponse": {
-            "type": "object",
-            "required": ["notifications"],
-            "properties": {
-              "notifications": {
-                "type": "array",
-                "items": {"$ref": "#/components/schemas/PublishedNotification"},
-                "description": "In recipient order."
+              "Unauthenticated": {
+                "description": "unauthenticated: missing or invalid credentials.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "NotFound": {
+                "description": "not_found",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "MethodNotAllowed": {
+                "description": "method_not_allowed: the path exists, the method does not.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "PayloadTooLarge": {
+                "description": "payload_too_large",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "Unprocessable": {
+                "description": "idempotency_key_reused: the key was used in the last 24 hours with a different body.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "ServiceUnavailable": {
+                "description": "not_ready",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               }
-            }
-          },
-          "PublishedNotification": {
-            "type": "object",
-            "required": ["id", "recipient"],
-            "properties": {"id": {"type": "string"}, "recipient": {"type": "string"}}
-          },
-          "PushOptions": {
-            "type": "object",
-            "required": ["send"],
-            "properties": {
-              "send": {"type": "boolean", "description": "Push at all; the inbox row is written either way."},
-              "priority": {"type": ["string", "null"], "enum": ["high", "normal", null]},
-              "ttlSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 2419200},
-              "collapseId": {"type": ["string", "null"], "maxLength": 64},
-              "sound": {"type": ["string", "null"]}
-            }
-          },
-          "QuietHours": {
-            "type": "object",
-            "required": ["start", "end", "timeZone"],
-            "properties": {
-              "start": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "HH:mm"},
-              "end": {
-                "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-                "description": "HH:mm; before start runs over midnight."
+            },
+            "schemas": {
+              "AnalyticsEvent": {
+                "type": "object",
+                "required": ["name", "at"],
+                "properties": {
+                  "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                  "at": {"type": "string", "format": "date-time"},
+                  "properties": {"type": ["object", "null"], "additionalProperties": true, "description": "Free-form JSON values."}
+                }
               },
-              "timeZone": {"type": "string", "description": "IANA name, e.g. Europe/Amsterdam."}
-            }
-          },
-          "Status": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}},
-          "TapRoute": {
-            "type": "object",
-            "required": ["path"],
-            "properties": {
-              "path": {"type": "string", "description": "{key} placeholders filled from data."},
-              "fallbackPath": {"type": ["string", "null"]}
-            }
-          },
-          "UpdateDecision": {
-            "type": "object",
-            "required": ["kind"],
-            "properties": {
-              "kind": {"type": "string", "enum": ["none", "version", "store"]},
-              "minimumVersion": {"type": ["string", "null"]},
-              "storeURL": {"type": ["string", "null"]}
-            }
-          },
-          "UpdatePolicy": {
-            "type": "object",
-            "properties": {
-              "ios": {"oneOf": [{"$ref": "#/components/schemas/PlatformUpdatePolicy"}, {"type": "null"}]},
-              "android": {"oneOf": [{"$ref": "#/components/schemas/PlatformUpdatePolicy"}, {"type": "null"}]}
+              "AnalyticsEventBatch": {
+                "type": "object",
+                "required": ["events"],
+                "properties": {
+                  "events": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 100,
+                    "items": {"$ref": "#/components/schemas/AnalyticsEvent"}
+                  }
+                }
+              },
+              "AnalyticsEventReceipt": {
+                "type": "object",
+                "required": ["accepted"],
+                "properties": {"accepted": {"type": "integer", "minimum": 0}}
+              },
+              "AppConfigDocument": {
+                "type": "object",
+                "properties": {
+                  "update": {"oneOf": [{"$ref": "#/components/schemas/UpdatePolicy"}, {"type": "null"}]},
+                  "deepLinks": {"oneOf": [{"$ref": "#/components/schemas/DeepLinkPolicy"}, {"type": "null"}]},
+                  "catalog": {
+                    "oneOf": [{"$ref": "#/components/schemas/Catalog"}, {"type": "null"}],
+                    "description": "null: the default catalog."
+                  }
+                }
+              },
+              "AppConfigResponse": {
+                "type": "object",
+                "required": ["update", "deepLinks", "catalog"],
+                "properties": {
+                  "update": {
+                    "oneOf": [{"$ref": "#/components/schemas/UpdateDecision"}, {"type": "null"}],
+                    "description": "null without platform or policy."
+                  },
+                  "deepLinks": {"$ref": "#/components/schemas/DeepLinkPolicy"},
+                  "catalog": {"$ref": "#/components/schemas/Catalog"}
+                }
+              },
+              "Catalog": {
+                "type": "object",
+                "required": ["categories", "types"],
+                "properties": {
+                  "categories": {"type": "array", "items": {"$ref": "#/components/schemas/CatalogCategory"}},
+                  "types": {"type": "array", "items": {"$ref": "#/components/schemas/CatalogTypeRule"}}
+                }
+              },
+              "CatalogCategory": {
+                "type": "object",
+                "required": ["id", "chip"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "chip": {"type": "string"},
+                  "preferenceToggle": {"type": ["string", "null"], "description": "null: cannot opt out."}
+                }
+              },
+              "CatalogTypeRule": {
+                "type": "object",
+                "required": ["prefix", "hidden"],
+                "properties": {
+                  "prefix": {"type": "string"},
+                  "category": {"type": ["string", "null"], "description": "null: All only."},
+                  "hidden": {"type": "boolean"},
+                  "route": {"oneOf": [{"$ref": "#/components/schemas/TapRoute"}, {"type": "null"}]}
+                }
+              },
+              "Counts": {
+                "type": "object",
+                "required": ["unread", "unseen"],
+                "properties": {"unread": {"type": "integer", "minimum": 0}, "unseen": {"type": "integer", "minimum": 0}}
+              },
+              "DeepLinkPolicy": {
+                "type": "object",
+                "required": ["allowedPrefixes"],
+                "properties": {"allowedPrefixes": {"type": "array", "maxItems": 100, "items": {"type": "string"}}}
+              },
+              "Device": {
+                "type": "object",
+                "required": ["token", "userId", "provider", "platform", "environment", "active", "createdAt", "updatedAt"],
+                "properties": {
+                  "token": {"type": "string"},
+                  "userId": {"type": "string"},
+                  "provider": {"type": "string", "enum": ["apns", "fcm", "expo"]},
+                  "platform": {"type": "string", "enum": ["ios", "android"]},
+                  "environment": {"type": "string", "enum": ["production", "development"]},
+                  "appVersion": {"type": ["string", "null"]},
+                  "locale": {"type": ["string", "null"]},
+                  "timeZone": {"type": ["string", "null"]},
+                  "active": {"type": "boolean"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
+              "DeviceList": {
+                "type": "object",
+                "required": ["items"],
+                "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Device"}}}
+              },
+              "DeviceRegistration": {
+                "type": "object",
+                "required": ["token", "provider", "platform"],
+                "properties": {
+                  "token": {"type": "string", "minLength": 1, "maxLength": 4096},
+                  "provider": {"type": "string", "enum": ["apns", "fcm", "expo"]},
+                  "platform": {"type": "string", "enum": ["ios", "android"]},
+                  "environment": {
+                    "type": ["string", "null"],
+                    "enum": ["production", "development", null],
+                    "description": "Default production."
+                  },
+                  "appVersion": {"type": ["string", "null"], "maxLength": 32},
+                  "locale": {"type": ["string", "null"], "maxLength": 35},
+                  "timeZone": {"type": ["string", "null"]}
+                }
+              },
+              "Error": {
+                "type": "object",
+                "required": ["error"],
+                "properties": {
+                  "error": {
+                    "type": "object",
+                    "required": ["code", "message"],
+                    "properties": {
+                      "code": {"type": "string", "description": "Stable snake_case code."},
+                      "message": {"type": "string", "description": "Human text."}
+                    }
+                  }
+                }
+              },
+              "InboxNotification": {
+                "type": "object",
+                "required": ["id", "type", "title", "body", "data", "hasDetail", "createdAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "type": {"type": "string", "maxLength": 100, "pattern": "^[a-z0-9_]+(\\.[a-z0-9_-]+)*$"},
+                  "category": {"type": ["string", "null"], "description": "Catalog category; null for types shown under All only."},
+                  "title": {"type": "string", "maxLength": 200},
+                  "body": {"type": "string", "maxLength": 2000},
+                  "data": {"$ref": "#/components/schemas/NotificationData"},
+                  "deepLink": {"type": ["string", "null"], "maxLength": 2048},
+                  "hasDetail": {"type": "boolean"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "readAt": {"type": ["string", "null"], "format": "date-time"},
+                  "seenAt": {"type": ["string", "null"], "format": "date-time"},
+                  "detail": {
+                    "oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}],
+                    "description": "Present only on GET /v1/me/notifications/{id}."
+                  }
+                }
+              },
+              "NotificationData": {
+                "type": "object",
+                "maxProperties": 50,
+                "additionalProperties": {"type": "string", "maxLength": 1024},
+                "description": "Publisher data, string values."
+              },
+              "NotificationDetail": {
+                "type": "object",
+                "properties": {
+                  "heroImageURL": {"type": ["string", "null"]},
+                  "html": {
+                    "type": ["string", "null"],
+                    "maxLength": 100000,
+                    "description": "Reduced to the safe subset before it is stored."
+                  },
+                  "actionLabel": {"type": ["string", "null"], "maxLength": 60},
+                  "actionPath": {"type": ["string", "null"], "description": "In-app path such as /orders/123."},
+                  "actionURL": {"type": ["string", "null"], "description": "Absolute https URL."}
+                }
+              },
+              "NotificationPage": {
+                "type": "object",
+                "required": ["items", "unreadCount", "unseenCount"],
+                "properties": {
+                  "items": {"type": "array", "items": {"$ref": "#/components/schemas/InboxNotification"}},
+                  "nextCursor": {"type": ["string", "null"], "description": "Opaque; null on the last page."},
+                  "unreadCount": {"type": "integer", "minimum": 0},
+                  "unseenCount": {"type": "integer", "minimum": 0}
+                }
+              },
+              "PermissionDecision": {"type": "object", "required": ["granted"], "properties": {"granted": {"type": "boolean"}}},
+              "PermissionSync": {
+                "type": "object",
+                "required": ["status"],
+                "properties": {"status": {"type": "string", "enum": ["granted", "denied", "undetermined"]}}
+              },
+              "PlatformUpdatePolicy": {
+                "type": "object",
+                "properties": {
+                  "minimumVersion": {"type": ["string", "null"], "description": "Semantic version; below it the app asks to update."},
+                  "storeURL": {"type": ["string", "null"]},
+                  "sideloadPrompt": {"type": ["boolean", "null"], "description": "Android: send sideloaded installs to the Play Store."}
+                }
+              },
+              "Preferences": {
+                "type": "object",
+                "required": ["globalEnabled", "osPermissionGranted", "categories", "disabledTypes", "quietHours"],
+                "properties": {
+                  "globalEnabled": {"type": "boolean"},
+                  "osPermissionGranted": {"type": ["boolean", "null"], "description": "null while never asked."},
+                  "categories": {
+                    "type": "object",
+                    "additionalProperties": {"type": "boolean"},
+                    "description": "Category id to enabled."
+                  },
+                  "disabledTypes": {"type": "array", "maxItems": 100, "items": {"type": "string", "maxLength": 100}},
+                  "quietHours": {"oneOf": [{"$ref": "#/components/schemas/QuietHours"}, {"type": "null"}]}
+                }
+              },
+              "PreferencesPatch": {
+                "type": "object",
+                "properties": {
+                  "globalEnabled": {"type": ["boolean", "null"]},
+                  "categories": {
+                    "type": ["object", "null"],
+                    "additionalProperties": {"type": "boolean"},
+                    "description": "Merged key by key; the account category is a 400."
+                  },
+                  "disabledTypes": {
+                    "type": ["array", "null"],
+                    "maxItems": 100,
+                    "items": {"type": "string", "maxLength": 100},
+                    "description": "Replaces the stored list."
+                  },
+                  "quietHours": {
+                    "oneOf": [{"$ref": "#/components/schemas/QuietHours"}, {"type": "null"}],
+                    "description": "null clears; absent keeps."
+                  }
+                },
+                "description": "Every field optional; what it does not name is kept."
+              },
+              "PublishRequest": {
+                "type": "object",
+                "required": ["recipients", "type", "title", "body"],
+                "properties": {
+                  "recipients": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 1000,
+                    "uniqueItems": true,
+                    "items": {"type": "string", "description": "User id."}
+                  },
+                  "type": {"type": "string", "maxLength": 100, "pattern": "^[a-z0-9_]+(\\.[a-z0-9_-]+)*$"},
+                  "title": {"type": "string", "maxLength": 200},
+                  "body": {"type": "string", "maxLength": 2000},
+                  "data": {"oneOf": [{"$ref": "#/components/schemas/NotificationData"}, {"type": "null"}]},
+                  "deepLink": {"type": ["string", "null"], "maxLength": 2048},
+                  "detail": {"oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}]},
+                  "push": {"oneOf": [{"$ref": "#/components/schemas/PushOptions"}, {"type": "null"}]}
+                }
+              },
+              "PublishResponse": {
+                "type": "object",
+                "required": ["notifications"],
+                "properties": {
+                  "notifications": {
+                    "type": "array",
+                    "items": {"$ref": "#/components/schemas/PublishedNotification"},
+                    "description": "In recipient order."
+                  }
+                }
+              },
+              "PublishedNotification": {
+                "type": "object",
+                "required": ["id", "recipient"],
+                "properties": {"id": {"type": "string"}, "recipient": {"type": "string"}}
+              },
+              "PushOptions": {
+                "type": "object",
+                "required": ["send"],
+                "properties": {
+                  "send": {"type": "boolean", "description": "Push at all; the inbox row is written either way."},
+                  "priority": {"type": ["string", "null"], "enum": ["high", "normal", null]},
+                  "ttlSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 2419200},
+                  "collapseId": {"type": ["string", "null"], "maxLength": 64},
+                  "sound": {"type": ["string", "null"]}
+                }
+              },
+              "QuietHours": {
+                "type": "object",
+                "required": ["start", "end", "timeZone"],
+                "properties": {
+                  "start": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "HH:mm"},
+                  "end": {
+                    "type": "string",
+                    "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                    "description": "HH:mm; before start runs over midnight."
+                  },
+                  "timeZone": {"type": "string", "description": "IANA name, e.g. Europe/Amsterdam."}
+                }
+              },
+              "Status": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}},
+              "TapRoute": {
+                "type": "object",
+                "required": ["path"],
+                "properties": {
+                  "path": {"type": "string", "description": "{key} placeholders filled from data."},
+                  "fallbackPath": {"type": ["string", "null"]}
+                }
+              },
+              "UpdateDecision": {
+                "type": "object",
+                "required": ["kind"],
+                "properties": {
+                  "kind": {"type": "string", "enum": ["none", "version", "store"]},
+                  "minimumVersion": {"type": ["string", "null"]},
+                  "storeURL": {"type": ["string", "null"]}
+                }
+              },
+              "UpdatePolicy": {
+                "type": "object",
+                "properties": {
+                  "ios": {"oneOf": [{"$ref": "#/components/schemas/PlatformUpdatePolicy"}, {"type": "null"}]},
+                  "android": {"oneOf": [{"$ref": "#/components/schemas/PlatformUpdatePolicy"}, {"type": "null"}]}
+                }
+              }
             }
           }
         }
-      }
-    }
-    """#
+        """#
 }

@@ -21,7 +21,8 @@ struct AppConfigRoutes {
             }
             let version = request.query["version"].flatMap { $0.isEmpty ? nil : $0 }
             if let version, SemanticVersion(version) == nil {
-                throw HTTPError(400, code: "invalid_version", message: "`version` must be a semantic version such as 1.7.0.")
+                throw HTTPError(
+                    400, code: "invalid_version", message: "`version` must be a semantic version such as 1.7.0.")
             }
             let installSource = request.query["installSource"].flatMap { $0.isEmpty ? nil : $0 }
             update = document.decision(platform: platform, version: version, installSource: installSource)

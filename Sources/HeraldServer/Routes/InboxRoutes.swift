@@ -50,7 +50,10 @@ struct InboxRoutes {
 
     @Sendable func markRead(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
-        guard let outcome = try await services.store.markRead(userID: userID, id: context.parameter("id"), at: services.now()) else {
+        guard
+            let outcome = try await services.store.markRead(
+                userID: userID, id: context.parameter("id"), at: services.now())
+        else {
             throw HTTPError.notificationNotFound
         }
         announce(outcome, for: userID)
@@ -66,7 +69,10 @@ struct InboxRoutes {
 
     @Sendable func delete(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
-        guard let outcome = try await services.store.delete(userID: userID, id: context.parameter("id"), at: services.now()) else {
+        guard
+            let outcome = try await services.store.delete(
+                userID: userID, id: context.parameter("id"), at: services.now())
+        else {
             throw HTTPError.notificationNotFound
         }
         announce(outcome, for: userID)
@@ -87,7 +93,8 @@ struct InboxRoutes {
     private static func limit(_ raw: String?) throws -> Int {
         guard let raw else { return defaultLimit }
         guard let limit = Int(raw), (1...maxLimit).contains(limit) else {
-            throw HTTPError(400, code: "invalid_limit", message: "`limit` must be a whole number from 1 to \(maxLimit).")
+            throw HTTPError(
+                400, code: "invalid_limit", message: "`limit` must be a whole number from 1 to \(maxLimit).")
         }
         return limit
     }
@@ -96,7 +103,8 @@ struct InboxRoutes {
     private func category(_ raw: String?) throws -> String? {
         guard let raw, !raw.isEmpty, raw != "all" else { return nil }
         guard services.appConfig.catalog.category(id: raw) != nil else {
-            throw HTTPError(400, code: "unknown_category", message: "`category` \"\(raw.prefix(64))\" is not a catalog category.")
+            throw HTTPError(
+                400, code: "unknown_category", message: "`category` \"\(raw.prefix(64))\" is not a catalog category.")
         }
         return raw
     }

@@ -15,7 +15,8 @@ struct OperationRoutes {
     private static let healthBody = Array(#"{"status":"ok"}"#.utf8)
 
     @Sendable func health(_ request: Request, _ context: RequestContext) async throws -> Response {
-        Response(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .bytes(Self.healthBody))
+        Response(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .bytes(Self.healthBody))
     }
 
     /// Ready when the database answers.
@@ -26,7 +27,9 @@ struct OperationRoutes {
             context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])
             throw HTTPError(503, code: "not_ready", message: "The database is not answering.")
         }
-        return Response(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .bytes(Array(#"{"status":"ready"}"#.utf8)))
+        return Response(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
+            body: .bytes(Array(#"{"status":"ready"}"#.utf8)))
     }
 
     @Sendable func metrics(_ request: Request, _ context: RequestContext) async throws -> Response {

@@ -23,7 +23,8 @@ struct StreamRoutes {
         do {
             var missed: [StreamEventRecord] = []
             if let resumeAfter {
-                missed = try await services.store.streamEvents(userID: userID, afterSeq: resumeAfter, limit: Self.maxReplay)
+                missed = try await services.store.streamEvents(
+                    userID: userID, afterSeq: resumeAfter, limit: Self.maxReplay)
             }
             let counts = try await services.store.counts(userID: userID)
             _ = stream.write(Array("retry: 3000\n\n".utf8))
@@ -45,7 +46,8 @@ struct StreamRoutes {
             return nil
         }
         guard let seq = Int64(raw), seq >= 0 else {
-            throw HTTPError(400, code: "invalid_last_event_id", message: "Last-Event-ID must be an event id this server sent.")
+            throw HTTPError(
+                400, code: "invalid_last_event_id", message: "Last-Event-ID must be an event id this server sent.")
         }
         return seq
     }

@@ -21,7 +21,8 @@ struct Authenticator: Sendable {
     /// The user id of a valid `Authorization: Bearer <user token>`; 401 `unauthenticated` otherwise.
     func user(_ request: Request) throws -> String {
         guard let token = Self.bearer(request) else {
-            throw HTTPError(401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
+            throw HTTPError(
+                401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
         }
         let now = now()
         if let user = tokenCache.subject(of: token, at: now) { return user }
@@ -38,7 +39,9 @@ struct Authenticator: Sendable {
     /// The API key record of a valid publisher key; 401 `unauthenticated` otherwise.
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
-            throw HTTPError(401, code: "unauthenticated", message: "A publisher API key is required: send Authorization: Bearer <key>.")
+            throw HTTPError(
+                401, code: "unauthenticated",
+                message: "A publisher API key is required: send Authorization: Bearer <key>.")
         }
         let hash = APIKeys.hash(key)
         if let cached = keyCache.record(hash: hash) { return cached }

@@ -13,7 +13,8 @@ enum JSONBody {
         do {
             return try decoder.decode(T.self, from: Data(request.body))
         } catch let error as DecodingError {
-            throw HTTPError(400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage)
+            throw HTTPError(
+                400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage)
         } catch let error as ValidationError {
             throw error.httpError
         } catch {

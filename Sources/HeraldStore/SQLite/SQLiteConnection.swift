@@ -243,10 +243,12 @@ struct SQLiteRow {
     }
 
     /// A TEXT column holding a raw-value enum.
-    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T where T.RawValue == String {
+    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
+    where T.RawValue == String {
         let raw = text(column)
         guard let value = T(rawValue: raw) else {
-            throw StoreError(code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
+            throw StoreError(
+                code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
         }
         return value
     }

@@ -117,7 +117,7 @@ extension SQLiteStore {
             createdAt: StoreTime.date(StoreTime.milliseconds(notification.createdAt)))
         return try appendEvent(
             db, userID: notification.userID, kind: StreamEventRecord.notificationCreated,
-            payload: StoreJSON.encodeCreatedPayload(item, dataJSON: data), at: notification.createdAt)
+            payload: StoreJSON.encodeCreatedPayload(item), at: notification.createdAt)
     }
 
     private static func appendEvent(
@@ -265,7 +265,8 @@ extension SQLiteStore {
         } ?? Counts(unread: 0, unseen: 0)
     }
 
-    private static func adjustCounts(_ db: SQLiteConnection, userID: String, unread: Int, unseen: Int) throws -> Counts {
+    private static func adjustCounts(_ db: SQLiteConnection, userID: String, unread: Int, unseen: Int) throws -> Counts
+    {
         try db.queryOne(
             """
             UPDATE user_counters SET unread = unread + \(unread), unseen = unseen + \(unseen)

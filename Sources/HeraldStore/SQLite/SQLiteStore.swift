@@ -284,7 +284,8 @@ public final class SQLiteStore: HeraldStore {
 
     public func eventCount(userID: String) async throws -> Int {
         try read { db in
-            try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") { row in row.int(0) } ?? 0
+            try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") { row in row.int(0) }
+                ?? 0
         }
     }
 

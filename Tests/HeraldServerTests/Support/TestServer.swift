@@ -73,7 +73,8 @@ struct TestServer {
         var apiKey = key ?? ""
         if key == nil { apiKey = try await self.apiKey() }
         let recipientsJSON = recipients.map { "\"\($0)\"" }.joined(separator: ",")
-        let json = #"{"recipients":[\#(recipientsJSON)],"type":"\#(type)","title":"\#(title)","body":"\#(body)"\#(extra)}"#
+        let json =
+            #"{"recipients":[\#(recipientsJSON)],"type":"\#(type)","title":"\#(title)","body":"\#(body)"\#(extra)}"#
         let response = try await send("POST", "/v1/notifications", json: json, token: apiKey)
         try #require(response.status == 202, "publish answered \(response.status): \(response.text)")
         let decoded = try response.decode(PublishAnswer.self)
@@ -118,7 +119,9 @@ func expectError(
     let object = (try? response.json()) as? [String: Any]
     let error = object?["error"] as? [String: Any]
     #expect(error?["code"] as? String == code, "body: \(response.text)", sourceLocation: sourceLocation)
-    #expect((error?["message"] as? String)?.isEmpty == false, "no message: \(response.text)", sourceLocation: sourceLocation)
+    #expect(
+        (error?["message"] as? String)?.isEmpty == false, "no message: \(response.text)", sourceLocation: sourceLocation
+    )
 }
 
 extension LoopbackResponse {

@@ -1,0 +1,194 @@
+import Foundation
+
+/// A small JSON writer for the hot paths: the inbox page the server answers most, and the rows
+/// and live events the store writes per recipient when publishing.
+///
+/// Foundation's `JSONEncoder` spends most of its time in generic container machinery there.
+/// This writes the same documents: the same keys, `null` for unset optionals, strings escaped
+/// as RFC 8259 requires (nothing else escaped), and times as RFC 3339 UTC with whole seconds,
+/// like `JSONEncoder`'s `.iso8601`. Tests decode both outputs and compare them.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The written document as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Writes with a fresh writer and answers the text.
+    public static func text(capacity: Int = 256, _ write: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter(capacity: capacity)
+        write(&writer)
+        return writer.text
+    }
+
+    // MARK: Values
+
+    /// Bytes that are already JSON (punctuation, keys, a stored JSON fragment).
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        raw(value ? "true" : "false")
+    }
+
+    public mutating func int(_ value: some BinaryInteger) {
+        raw(String(value))
+    }
+
+    /// A JSON string with the escapes RFC 8259 requires, written in runs.
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = 0  // start of the run of bytes that need no escape
+            for (index, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                escape(byte)
+                clean = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
+    }
+
+    /// `"YYYY-MM-DDTHH:MM:SSZ"` in UTC, fractional seconds dropped.
+    public mutating func date(_ value: Date) {
+        let seconds = Int64(value.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = Self.civil(fromDays: days)
+        bytes.append(UInt8(ascii: "\""))
+        digits(year, count: 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, count: 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, count: 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 3600 / 60, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, count: 2)
+        raw("Z\"")
+    }
+
+    public mutating func optionalDate(_ value: Date?) {
+        if let value { date(value) } else { raw("null") }
+    }
+
+    /// An object of strings, keys in code-unit order (as `.sortedKeys`).
+    public mutating func stringMap(_ map: [String: String]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in map.keys.sorted().enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            string(map[key] ?? "")
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: Documents
+
+    /// An inbox item as the list and the live stream carry it (no `detail`).
+    public mutating func notification(_ item: InboxNotification) {
+        raw(#"{"id":"#)
+        string(item.id)
+        raw(#","type":"#)
+        string(item.type)
+        raw(#","category":"#)
+        optionalString(item.category)
+        raw(#","title":"#)
+        string(item.title)
+        raw(#","body":"#)
+        string(item.body)
+        raw(#","data":"#)
+        stringMap(item.data)
+        raw(#","deepLink":"#)
+        optionalString(item.deepLink)
+        raw(#","hasDetail":"#)
+        bool(item.hasDetail)
+        raw(#","createdAt":"#)
+        date(item.createdAt)
+        raw(#","readAt":"#)
+        optionalDate(item.readAt)
+        raw(#","seenAt":"#)
+        optionalDate(item.seenAt)
+        raw("}")
+    }
+
+    /// A page of the inbox list.
+    public static func page(_ page: NotificationPage) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512 + page.items.count * 400)
+        writer.raw(#"{"items":["#)
+        for (index, item) in page.items.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.notification(item)
+        }
+        writer.raw(#"],"nextCursor":"#)
+        writer.optionalString(page.nextCursor)
+        writer.raw(#","unreadCount":"#)
+        writer.int(page.unreadCount)
+        writer.raw(#","unseenCount":"#)
+        writer.int(page.unseenCount)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    // MARK: Helpers
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw(#"\""#)
+        case UInt8(ascii: "\\"): raw(#"\\"#)
+        case 0x0A: raw(#"\n"#)
+        case 0x0D: raw(#"\r"#)
+        case 0x09: raw(#"\t"#)
+        case 0x08: raw(#"\b"#)
+        case 0x0C: raw(#"\f"#)
+        default:
+            raw(#"\u00"#)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
+    private mutating func digits(_ value: Int64, count: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
