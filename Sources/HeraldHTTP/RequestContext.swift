@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Per-request information that travels with a request through middleware and handlers.
 public struct RequestContext: Sendable {
     /// From a sane `X-Request-Id` header (1–128 visible ASCII characters), else generated.
@@ -37,13 +39,22 @@ public enum RequestID {
         return value
     }
 
-    /// A new random id of 32 lowercase hex digits.
-    public static func generate() -> String {
+    /// A random prefix drawn once per process, so ids from different processes differ.
+    private static let processPrefix: UInt64 = {
         var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }()
+    private static let sequence = Atomic<UInt64>(0)
+
+    /// A new id of 32 lowercase hex digits: the process's random prefix and a counter.
+    /// Unique within the process and, with overwhelming likelihood, across processes; no
+    /// system call per request (a random id cost two `getrandom` calls).
+    public static func generate() -> String {
+        let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var bytes = [UInt8](repeating: 0, count: 32)
-        for half in 0..<2 {
-            var value = generator.next() as UInt64
+        for (half, source) in [processPrefix, number].enumerated() {
+            var value = source
             for index in 0..<16 {
                 bytes[half * 16 + 15 - index] = digits[Int(value & 0xF)]
                 value >>= 4

@@ -34,6 +34,8 @@ enum Help {
                                       (generated and kept in the database when unset)
           --max-body-bytes N          Largest request body; larger gets 413 [HERALD_MAX_BODY_BYTES]
                                       (default 1048576)
+          --http-threads N            libmicrohttpd threads (epoll, one per core is plenty)
+                                      [HERALD_HTTP_THREADS] (default 2)
           --log-level LEVEL           trace, debug, info, notice, warning, error, critical
                                       [HERALD_LOG_LEVEL] (default info)
 

@@ -53,7 +53,8 @@ public struct HeraldCLI: Sendable {
 
     private func serve(_ raw: [String]) async throws -> Int32 {
         let args = try Arguments(
-            raw, valued: ["host", "port", "database", "user-token-secret", "max-body-bytes", "log-level"],
+            raw,
+            valued: ["host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level"],
             environment: environment)
         if args.has("help") {
             out(Help.serve)
@@ -63,6 +64,8 @@ public struct HeraldCLI: Sendable {
         configuration.host = args.value("host") ?? configuration.host
         configuration.port = try args.int("port", default: 8080, range: 0...65535)
         configuration.maxBodyBytes = try args.int("max-body-bytes", default: 1_048_576, range: 1024...(64 << 20))
+        configuration.threadPoolSize = try args.int(
+            "http-threads", default: configuration.threadPoolSize, range: 1...64)
         configuration.userTokenSecret = args.value("user-token-secret")
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {

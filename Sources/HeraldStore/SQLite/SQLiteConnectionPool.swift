@@ -53,10 +53,17 @@ final class SQLiteConnectionPool: Sendable {
         self.readers = readers
     }
 
+    /// Bytes of the database file mapped into memory per connection.
+    static let mmapSize = 1 << 34
+
     private static func configure(_ connection: SQLiteConnection, readOnly: Bool) throws {
         try connection.executeUncached("PRAGMA synchronous = NORMAL")
         try connection.executeUncached("PRAGMA foreign_keys = ON")
         try connection.executeUncached("PRAGMA temp_store = MEMORY")
+        // Read the database file through a memory map: a page read is then a memory access, not
+        // a pread(2) per page (at 1,000,000 rows the inbox page spent 13% of the server's time in
+        // pread). SQLite caps the size at its compile-time maximum (2 GiB in Debian's build).
+        try connection.executeUncached("PRAGMA mmap_size = \(mmapSize)")
         if readOnly {
             // 16 MiB of page cache per reader keeps the hot inbox index pages resident.
             try connection.executeUncached("PRAGMA cache_size = -16384")

@@ -153,12 +153,17 @@ extension SQLiteStore {
         }
     }
 
-    /// One inbox page, newest first: served by `notifications_inbox` or, with a category,
-    /// `notifications_inbox_category`, reading only the rows returned.
+    /// One inbox page, newest first: served by `notifications_inbox` (covering: no table reads)
+    /// or, with a category, `notifications_inbox_category`, reading only the rows returned.
+    /// `INDEXED BY` pins the index: without statistics the planner would also pick the covering
+    /// index for a category page, which scans the user's rows of every category.
     static func pageQuery(userID: String, category: String?, beforeSeq: Int64?, limit: Int) -> SQL {
         let categoryFilter: SQL = category.map { "AND category = \($0)" } ?? ""
+        let index: SQL =
+            category == nil
+            ? "INDEXED BY notifications_inbox" : "INDEXED BY notifications_inbox_category"
         return """
-            SELECT \(itemColumns) FROM notifications
+            SELECT \(itemColumns) FROM notifications \(index)
             WHERE user_id = \(userID) \(categoryFilter) AND \(visible) AND seq < \(beforeSeq ?? Int64.max)
             ORDER BY seq DESC LIMIT \(limit)
             """
@@ -221,10 +226,10 @@ extension SQLiteStore {
         }
     }
 
-    /// Touches only the user's unseen rows, through `notifications_unseen`.
+    /// Touches only the user's unseen rows, through `notifications_unseen` (pinned, as above).
     static func markAllSeenUpdate(userID: String, at: Date) -> SQL {
         """
-        UPDATE notifications SET seen_at = \(at)
+        UPDATE notifications INDEXED BY notifications_unseen SET seen_at = \(at)
         WHERE user_id = \(userID) AND seen_at IS NULL AND \(visible)
         """
     }
