@@ -32,7 +32,8 @@ echo "seeding $NOTIFICATIONS notifications across $USERS users into $DATABASE" >
 "$HERALD" bench tokens --users "$USERS" --output "$WORK/tokens.txt" --database "$DATABASE" \
     --user-token-secret "$SECRET" >&2
 
-"$HERALD" serve --port "$PORT" --database "$DATABASE" --user-token-secret "$SECRET" --log-level warning &
+"$HERALD" serve --port "$PORT" --database "$DATABASE" --user-token-secret "$SECRET" --log-level warning \
+    2>"$WORK/server.log" &
 SERVER_PID=$!
 for _ in $(seq 1 100); do
     curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
@@ -73,6 +74,8 @@ HEALTH_RPS="$(echo "$HEALTH_OUT" | awk '/Requests\/sec/ {print $2}')"
 INBOX_RPS="$(echo "$INBOX_OUT" | awk '/Requests\/sec/ {print $2}')"
 P99_US="$(echo "$INBOX_OUT" | awk '/^p99_us/ {print $2}')"
 NON2XX="$(echo "$INBOX_OUT" | awk '/^non2xx/ {print $2}')"
+kill "$SERVER_PID" && wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
 if [ "${NON2XX:-0}" != "0" ]; then
     echo "inbox run had $NON2XX non-2xx answers" >&2
     exit 1

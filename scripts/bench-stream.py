@@ -53,7 +53,8 @@ def main():
     key = sh(herald, "keys", "create", "--name", "bench", "--database", db).strip().splitlines()[-1]
     sh(herald, "bench", "tokens", "--users", str(users), "--output", f"{work}/tokens.txt", "--database", db, "--user-token-secret", secret)
     tokens = open(f"{work}/tokens.txt").read().split()
-    server = subprocess.Popen([herald, "serve", "--port", str(args.port), "--database", db, "--user-token-secret", secret, "--log-level", "warning"])
+    server = subprocess.Popen([herald, "serve", "--port", str(args.port), "--database", db, "--user-token-secret", secret,
+                               "--log-level", "warning"], stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
