@@ -47,6 +47,7 @@ public final class HeraldApplication: Sendable {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
+        router.add(middleware: ValidationErrorMiddleware())
         OperationRoutes(services: services).register(in: &router)
         InboxRoutes(services: services).register(in: &router)
         StreamRoutes(services: services).register(in: &router)

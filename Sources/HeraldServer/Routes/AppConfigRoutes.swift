@@ -37,11 +37,7 @@ struct AppConfigRoutes {
     @Sendable func replace(_ request: Request, _ context: RequestContext) async throws -> Response {
         _ = try await services.auth.publisher(request)
         let document = try JSONBody.decode(AppConfigDocument.self, from: request)
-        do {
-            try document.validate()
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try document.validate()
         try await services.store.setAppConfig(document, at: services.now())
         services.appConfig.replace(with: document)
         return try Response.json(document)

@@ -16,11 +16,7 @@ struct DeviceRoutes {
     @Sendable func registerDevice(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
         var registration = try JSONBody.decode(DeviceRegistration.self, from: request)
-        do {
-            try registration.validate()
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try registration.validate()
         registration.token = registration.normalizedToken
         let device = try await services.store.upsertDevice(userID: userID, registration, at: services.now())
         return try Response.json(device)
@@ -50,11 +46,7 @@ struct DeviceRoutes {
 
     private static func userID(_ context: RequestContext) throws -> String {
         let userID = context.parameter("id")
-        do {
-            try Validate.userID(userID, field: "id")
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try Validate.userID(userID, field: "id")
         return userID
     }
 }

@@ -13,11 +13,7 @@ struct EventRoutes {
     @Sendable func ingest(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
         let batch = try JSONBody.decode(AnalyticsEventBatch.self, from: request)
-        do {
-            try batch.validate()
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try batch.validate()
         try await services.store.insertEvents(userID: userID, batch.events, receivedAt: services.now())
         return try Response.json(AnalyticsEventReceipt(accepted: batch.events.count), status: 202)
     }

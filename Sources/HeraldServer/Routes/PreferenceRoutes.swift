@@ -21,11 +21,7 @@ struct PreferenceRoutes {
     @Sendable func patch(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
         let patch = try JSONBody.decode(PreferencesPatch.self, from: request)
-        do {
-            try patch.validate(catalog: services.appConfig.catalog)
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try patch.validate(catalog: services.appConfig.catalog)
         let saved = try await services.updatePreferences(of: userID) { $0 = $0.applying(patch) }
         return try Response.json(saved)
     }

@@ -21,11 +21,7 @@ struct PublisherRoutes {
         let key = try await services.auth.publisher(request)
         let idempotencyKey = try Self.idempotencyKey(request)
         var publish = try JSONBody.decode(PublishRequest.self, from: request)
-        do {
-            try publish.validate()
-        } catch let error as ValidationError {
-            throw error.httpError
-        }
+        try publish.validate()
         if let html = publish.detail?.html {
             publish.detail?.html = HTMLSanitizer.sanitize(html)
         }

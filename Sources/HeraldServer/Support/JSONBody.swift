@@ -15,8 +15,6 @@ enum JSONBody {
         } catch let error as DecodingError {
             throw HTTPError(
                 400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage)
-        } catch let error as ValidationError {
-            throw error.httpError
         } catch {
             throw HTTPError(400, code: "invalid_json", message: "The request body is not valid JSON.")
         }
@@ -45,10 +43,18 @@ enum RFC3339 {
     }
 }
 
-extension ValidationError {
-    /// Bad input the validator found: a 400 naming the field.
-    var httpError: HTTPError {
-        HTTPError(400, code: code, message: message)
+/// Turns bad input found by the model's validators into a 400 naming the field, so handlers
+/// just `try request.validate()`. Innermost middleware: the metrics and the access log see the 400.
+struct ValidationErrorMiddleware: Middleware {
+    func handle(
+        _ request: Request, context: RequestContext,
+        next: @Sendable (Request, RequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ValidationError {
+            throw HTTPError(400, code: error.code, message: error.message)
+        }
     }
 }
 
