@@ -105,6 +105,15 @@ public struct JSONWriter: Sendable {
 
     /// An inbox item as the list and the live stream carry it (no `detail`).
     public mutating func notification(_ item: InboxNotification) {
+        notificationFields(item)
+        notificationClose(readAt: item.readAt, seenAt: item.seenAt)
+    }
+
+    /// The fields of an inbox item that never change, as an open object:
+    /// `{"id":…,"type":…,…,"createdAt":"…"` (no `readAt`, `seenAt` or closing brace). The store
+    /// keeps this per row so a list page is written without decoding the row
+    /// (see ``notificationClose(readAt:seenAt:)``).
+    public mutating func notificationFields(_ item: InboxNotification) {
         raw(#"{"id":"#)
         string(item.id)
         raw(#","type":"#)
@@ -123,29 +132,15 @@ public struct JSONWriter: Sendable {
         bool(item.hasDetail)
         raw(#","createdAt":"#)
         date(item.createdAt)
-        raw(#","readAt":"#)
-        optionalDate(item.readAt)
-        raw(#","seenAt":"#)
-        optionalDate(item.seenAt)
-        raw("}")
     }
 
-    /// A page of the inbox list.
-    public static func page(_ page: NotificationPage) -> [UInt8] {
-        var writer = JSONWriter(capacity: 512 + page.items.count * 400)
-        writer.raw(#"{"items":["#)
-        for (index, item) in page.items.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.notification(item)
-        }
-        writer.raw(#"],"nextCursor":"#)
-        writer.optionalString(page.nextCursor)
-        writer.raw(#","unreadCount":"#)
-        writer.int(page.unreadCount)
-        writer.raw(#","unseenCount":"#)
-        writer.int(page.unseenCount)
-        writer.raw("}")
-        return writer.bytes
+    /// Completes an item opened by ``notificationFields(_:)``.
+    public mutating func notificationClose(readAt: Date?, seenAt: Date?) {
+        raw(#","readAt":"#)
+        optionalDate(readAt)
+        raw(#","seenAt":"#)
+        optionalDate(seenAt)
+        raw("}")
     }
 
     // MARK: Helpers

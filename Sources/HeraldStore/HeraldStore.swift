@@ -29,6 +29,10 @@ public protocol HeraldStore: Sendable {
 
     /// Newest first by `seq`; `beforeSeq` is exclusive. Items carry no `detail`.
     func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws -> InboxPageRecord
+    /// The same page as ``inboxPage(userID:category:beforeSeq:limit:)``, as the rows' stored
+    /// list JSON: the list answer is written from it without decoding rows.
+    func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
+        -> RenderedInboxPage
     /// The notification with `detail`; `nil` for a missing id, another user's, a deleted or a hidden one.
     func notification(userID: String, id: String) async throws -> InboxNotification?
     /// Sets `readAt` (and `seenAt` when unset). `nil` when not found (as above). Idempotent: a
@@ -180,6 +184,37 @@ public struct InboxPageRecord: Sendable, Equatable {
     public var counts: Counts
 
     public init(items: [InboxNotification], lastSeq: Int64?, hasMore: Bool, counts: Counts) {
+        self.items = items
+        self.lastSeq = lastSeq
+        self.hasMore = hasMore
+        self.counts = counts
+    }
+}
+
+/// One inbox row as the list writes it: `json` is the item's JSON object up to its read and
+/// seen times (`JSONWriter.notificationFields`); `JSONWriter.notificationClose` completes it.
+public struct RenderedInboxItem: Sendable, Equatable {
+    public var json: String
+    public var readAt: Date?
+    public var seenAt: Date?
+
+    public init(json: String, readAt: Date?, seenAt: Date?) {
+        self.json = json
+        self.readAt = readAt
+        self.seenAt = seenAt
+    }
+}
+
+/// One inbox page, rendered: what the list answer is written from.
+public struct RenderedInboxPage: Sendable, Equatable {
+    /// Newest first.
+    public var items: [RenderedInboxItem]
+    /// The seq of the last returned item (the cursor for the next page).
+    public var lastSeq: Int64?
+    public var hasMore: Bool
+    public var counts: Counts
+
+    public init(items: [RenderedInboxItem], lastSeq: Int64?, hasMore: Bool, counts: Counts) {
         self.items = items
         self.lastSeq = lastSeq
         self.hasMore = hasMore

@@ -90,6 +90,10 @@ extension Migration {
                     )
                     """,
                     // `seq` orders the inbox; `hidden` marks `admin.*` rows no app user sees.
+                    // `list_json` is the row's list item as JSON up to its read and seen times
+                    // (JSONWriter.notificationFields), written once at publish: a list page is
+                    // then written without decoding rows. A change to the item's wire shape must
+                    // rewrite it (a migration that re-renders from the other columns).
                     """
                     CREATE TABLE notifications (
                         seq \(d.sequenceKey),
@@ -106,6 +110,7 @@ extension Migration {
                         has_detail INTEGER NOT NULL,
                         push TEXT,
                         created_at \(d.bigint) NOT NULL,
+                        list_json TEXT NOT NULL,
                         read_at \(d.bigint),
                         seen_at \(d.bigint),
                         deleted_at \(d.bigint)
@@ -203,16 +208,13 @@ extension Migration {
             Migration(
                 version: 2, name: "covering inbox index",
                 sql: [
-                    // The inbox list is the most frequent read. With every listed column in the
-                    // index, a page is one range scan of the user's index entries instead of one
-                    // table lookup per row (rows of one user are spread over the whole table):
-                    // +30% inbox requests per second at 1,000,000 rows in scripts/bench-inbox.sh.
-                    // `deleted_at` and `hidden` are included so the planner sees the scan as covering.
+                    // A list page is one range scan of the user's index entries instead of one
+                    // table lookup per row (a user's rows are spread over the whole table).
+                    // `deleted_at` and `hidden` are included so the planner sees it as covering.
                     "DROP INDEX notifications_inbox",
                     """
                     CREATE INDEX notifications_inbox ON notifications (
-                        user_id, seq, id, type, category, title, body, data, deep_link, has_detail,
-                        created_at, read_at, seen_at, deleted_at, hidden
+                        user_id, seq, list_json, read_at, seen_at, deleted_at, hidden
                     ) WHERE deleted_at IS NULL AND hidden = 0
                     """,
                 ]

@@ -40,8 +40,9 @@ enum StoreJSON {
 
 // MARK: - Publish fast path
 
-/// The three shapes the publish loop writes per row (the `data` column, the `push` column and
-/// the `notification.created` payload), written with ``JSONWriter``: JSONEncoder costs more
+/// The shapes the publish loop writes per row (the `data` and `push` columns; the list JSON and
+/// the `notification.created` payload come from `JSONWriter.notificationFields`), written with
+/// ``JSONWriter``: JSONEncoder costs more
 /// than the SQLite inserts themselves in a 1,000-recipient batch. Tests decode the output and
 /// compare it with JSONEncoder's, so a field added to the model types fails them until it is
 /// added here.
@@ -75,10 +76,5 @@ extension StoreJSON {
             }
             writer.raw("}")
         }
-    }
-
-    /// The `notification.created` payload: the inbox item without `detail`.
-    static func encodeCreatedPayload(_ item: InboxNotification) -> String {
-        JSONWriter.text(capacity: 512) { $0.notification(item) }
     }
 }

@@ -22,22 +22,23 @@ struct JSONWriterTests {
             nextCursor: nil, unreadCount: 7, unseenCount: 3)
     }
 
-    @Test("writes the same document as JSONEncoder with .iso8601 dates")
+    @Test("an item, written whole or as stored fields plus its read and seen times, is JSONEncoder's document")
     func sameAsJSONEncoder() throws {
-        let page = Self.page()
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        let expected = try JSONSerialization.jsonObject(with: encoder.encode(page)) as? NSDictionary
-        let written = try JSONSerialization.jsonObject(with: Data(JSONWriter.page(page))) as? NSDictionary
-        #expect(written == expected)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        var truncated = page
-        for index in truncated.items.indices {
-            truncated.items[index].createdAt = Date(
-                timeIntervalSince1970: truncated.items[index].createdAt.timeIntervalSince1970.rounded(.down))
+        for item in Self.page().items {
+            let expected = try JSONSerialization.jsonObject(with: encoder.encode(item)) as? NSDictionary
+            let whole = JSONWriter.text { $0.notification(item) }
+            let fields = JSONWriter.text { $0.notificationFields(item) }
+            let joined = fields + JSONWriter.text { $0.notificationClose(readAt: item.readAt, seenAt: item.seenAt) }
+            #expect(whole == joined)
+            #expect(try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? NSDictionary == expected)
+            var truncated = item
+            truncated.createdAt = Date(timeIntervalSince1970: item.createdAt.timeIntervalSince1970.rounded(.down))
+            #expect(try decoder.decode(InboxNotification.self, from: Data(whole.utf8)) == truncated)
         }
-        #expect(try decoder.decode(NotificationPage.self, from: Data(JSONWriter.page(page))) == truncated)
     }
 
     @Test("strings escape exactly what RFC 8259 requires, like JSONEncoder")

@@ -52,7 +52,8 @@ struct BadInputTests {
                 #expect(wrongType.status == 400, "\(label) wrong type answered \(wrongType.status)")
                 for body in [longString, longList] where !body.isEmpty {
                     let response = try await server.send(method, path, json: body, token: token)
-                    #expect(response.status == 400, "\(label) answered \(response.status): \(response.text.prefix(200))")
+                    #expect(
+                        response.status == 400, "\(label) answered \(response.status): \(response.text.prefix(200))")
                     #expect(response.object["error"] is [String: Any], "\(label): \(response.text.prefix(200))")
                 }
                 let huge = #"{"padding":"\#(String(repeating: "x", count: 70_000))"}"#
@@ -62,7 +63,9 @@ struct BadInputTests {
             let prefs = try await server.get("/v1/me/preferences", token: user).object
             #expect(prefs["disabledTypes"] as? [String] == [])
             #expect(prefs["osPermissionGranted"] is NSNull)
-            #expect((try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [Any])?.isEmpty == true
+            )
             #expect(try await server.app.store.eventCount(userID: "alice") == 0)
             #expect(try await server.get("/v1/me/counts", token: user).object["unread"] as? Int == 0)
             let config = try await server.get("/v1/app-config").object
@@ -77,9 +80,13 @@ struct BadInputTests {
             let long = String(repeating: "u", count: 129)
             #expect(try await server.get("/v1/users/\(long)/devices", token: key).status == 400)
             #expect(try await server.get("/v1/users/bad%20id/devices", token: key).status == 400)
-            #expect((try await server.get("/v1/users/nobody/devices", token: key).object["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                (try await server.get("/v1/users/nobody/devices", token: key).object["items"] as? [Any])?.isEmpty
+                    == true)
             let user = try server.token("alice")
-            expectError(try await server.get("/v1/me/notifications/\(String(repeating: "x", count: 300))", token: user), 404, "not_found")
+            expectError(
+                try await server.get("/v1/me/notifications/\(String(repeating: "x", count: 300))", token: user), 404,
+                "not_found")
         }
     }
 }

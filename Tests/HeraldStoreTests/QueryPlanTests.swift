@@ -50,7 +50,9 @@ struct QueryPlanTests {
         try await populatedStore { (store) async throws in
             for beforeSeq in [nil, Int64(1_000)] {
                 let plan = try store.queryPlan(
-                    SQLiteStore.pageQuery(userID: "u7", category: nil, beforeSeq: beforeSeq, limit: 21))
+                    SQLiteStore.pageQuery(
+                        columns: SQLiteStore.renderedColumns, userID: "u7", category: nil, beforeSeq: beforeSeq,
+                        limit: 21))
                 expectSearch(plan, using: "notifications_inbox", covering: true)
             }
         }

@@ -50,7 +50,7 @@ struct StoreJSONTests {
             id: "n1", type: "order.shipped", category: "orders", title: "Shipped", body: "On its way",
             data: ["orderId": "o-1"], deepLink: "/orders/o-1", hasDetail: true, createdAt: t0,
             readAt: at(10), seenAt: at(5))
-        let written = StoreJSON.encodeCreatedPayload(full)
+        let written = JSONWriter.text { $0.notification(full) }
         let reference = String(decoding: try encoder.encode(full), as: UTF8.self)
         #expect(try object(written) == object(reference))
         // A field added to InboxNotification (other than the detail-only `detail`) must be added here too.
@@ -60,14 +60,14 @@ struct StoreJSONTests {
         #expect(try keys(written) == modelKeys.subtracting(["detail"]))
 
         let sparse = InboxNotification(id: "n2", type: "general", category: nil, title: "", body: "", createdAt: t0)
-        let sparseWritten = StoreJSON.encodeCreatedPayload(sparse)
+        let sparseWritten = JSONWriter.text { $0.notification(sparse) }
         #expect(try object(sparseWritten) == object(String(decoding: try encoder.encode(sparse), as: UTF8.self)))
 
         for value in awkward {
             let item = InboxNotification(
                 id: value, type: value, category: value, title: value, body: value, data: [value: value],
                 deepLink: value, createdAt: t0)
-            let text = StoreJSON.encodeCreatedPayload(item)
+            let text = JSONWriter.text { $0.notification(item) }
             #expect(try decoder.decode(InboxNotification.self, from: Data(text.utf8)) == item)
         }
     }

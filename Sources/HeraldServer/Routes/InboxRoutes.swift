@@ -31,13 +31,9 @@ struct InboxRoutes {
             return seq
         }
         let category = try category(request.query["category"])
-        let page = try await services.store.inboxPage(
+        let page = try await services.store.renderedInboxPage(
             userID: userID, category: category, beforeSeq: beforeSeq, limit: limit)
-        let nextCursor = page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil
-        return InboxJSON.response(
-            NotificationPage(
-                items: page.items, nextCursor: nextCursor,
-                unreadCount: page.counts.unread, unseenCount: page.counts.unseen))
+        return InboxJSON.response(page, nextCursor: page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil)
     }
 
     @Sendable func detail(_ request: Request, _ context: RequestContext) async throws -> Response {

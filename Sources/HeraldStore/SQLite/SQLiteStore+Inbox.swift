@@ -5,7 +5,10 @@ import HeraldModel
 /// user's counters and the stream event in the same transaction.
 extension SQLiteStore {
     /// The columns of an inbox item, in the order ``inboxItem(_:)`` reads them.
-    private static let itemColumns: SQL = """
+    /// What the list answer is written from; all in `notifications_inbox`, so a page reads no table rows.
+    static let renderedColumns: SQL = "seq, list_json, read_at, seen_at"
+
+    static let itemColumns: SQL = """
         seq, id, type, category, title, body, data, deep_link, has_detail, created_at, read_at, seen_at
         """
 
@@ -101,23 +104,28 @@ extension SQLiteStore {
         let data = StoreJSON.encodeData(notification.data)
         let detail = try notification.detail.map { value throws(StoreError) in try StoreJSON.encode(value) }
         let push = notification.push.map(StoreJSON.encodePush)
-        try db.execute(
-            """
-            INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data, deep_link,
-                                       detail, has_detail, push, created_at)
-            VALUES (\(notification.id), \(notification.userID), \(notification.type), \(notification.category),
-                    \(notification.hidden), \(notification.title), \(notification.body), \(data),
-                    \(notification.deepLink), \(detail), \(hasDetail), \(push), \(notification.createdAt))
-            """)
-        guard !notification.hidden else { return nil }
         let item = InboxNotification(
             id: notification.id, type: notification.type, category: notification.category,
             title: notification.title, body: notification.body, data: notification.data,
             deepLink: notification.deepLink, hasDetail: hasDetail,
             createdAt: StoreTime.date(StoreTime.milliseconds(notification.createdAt)))
+        var writer = JSONWriter(capacity: 256 + item.title.utf8.count + item.body.utf8.count)
+        writer.notificationFields(item)
+        let listJSON = writer.text
+        try db.execute(
+            """
+            INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data, deep_link,
+                                       detail, has_detail, push, created_at, list_json)
+            VALUES (\(notification.id), \(notification.userID), \(notification.type), \(notification.category),
+                    \(notification.hidden), \(notification.title), \(notification.body), \(data),
+                    \(notification.deepLink), \(detail), \(hasDetail), \(push), \(notification.createdAt),
+                    \(listJSON))
+            """)
+        guard !notification.hidden else { return nil }
+        writer.notificationClose(readAt: nil, seenAt: nil)
         return try appendEvent(
             db, userID: notification.userID, kind: StreamEventRecord.notificationCreated,
-            payload: StoreJSON.encodeCreatedPayload(item), at: notification.createdAt)
+            payload: writer.text, at: notification.createdAt)
     }
 
     private static func appendEvent(
@@ -142,7 +150,8 @@ extension SQLiteStore {
         -> InboxPageRecord
     {
         let limit = max(1, limit)
-        let query = Self.pageQuery(userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1)
+        let query = Self.pageQuery(
+            userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1)
         return try read { db in
             var rows = try db.query(query, Self.inboxItem)
             let hasMore = rows.count > limit
@@ -153,17 +162,41 @@ extension SQLiteStore {
         }
     }
 
+    public func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
+        -> RenderedInboxPage
+    {
+        let limit = max(1, limit)
+        let query = Self.pageQuery(
+            columns: Self.renderedColumns, userID: userID, category: category, beforeSeq: beforeSeq,
+            limit: limit + 1)
+        return try read { db in
+            var rows = try db.query(query) { row in
+                (
+                    seq: row.int64(0),
+                    item: RenderedInboxItem(json: row.text(1), readAt: row.optionalDate(2), seenAt: row.optionalDate(3))
+                )
+            }
+            let hasMore = rows.count > limit
+            if hasMore { rows.removeLast(rows.count - limit) }
+            return RenderedInboxPage(
+                items: rows.map(\.item), lastSeq: rows.last?.seq, hasMore: hasMore,
+                counts: try Self.counts(db, userID: userID))
+        }
+    }
+
     /// One inbox page, newest first: served by `notifications_inbox` (covering: no table reads)
     /// or, with a category, `notifications_inbox_category`, reading only the rows returned.
     /// `INDEXED BY` pins the index: without statistics the planner would also pick the covering
     /// index for a category page, which scans the user's rows of every category.
-    static func pageQuery(userID: String, category: String?, beforeSeq: Int64?, limit: Int) -> SQL {
+    static func pageQuery(
+        columns: SQL = itemColumns, userID: String, category: String?, beforeSeq: Int64?, limit: Int
+    ) -> SQL {
         let categoryFilter: SQL = category.map { "AND category = \($0)" } ?? ""
         let index: SQL =
             category == nil
             ? "INDEXED BY notifications_inbox" : "INDEXED BY notifications_inbox_category"
         return """
-            SELECT \(itemColumns) FROM notifications \(index)
+            SELECT \(columns) FROM notifications \(index)
             WHERE user_id = \(userID) \(categoryFilter) AND \(visible) AND seq < \(beforeSeq ?? Int64.max)
             ORDER BY seq DESC LIMIT \(limit)
             """
