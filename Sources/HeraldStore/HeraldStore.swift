@@ -27,10 +27,8 @@ public protocol HeraldStore: Sendable {
 
     // MARK: Inbox (never hidden `admin.*` rows, never deleted rows)
 
-    /// Newest first by `seq`; `beforeSeq` is exclusive. Items carry no `detail`.
-    func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws -> InboxPageRecord
-    /// The same page as ``inboxPage(userID:category:beforeSeq:limit:)``, as the rows' stored
-    /// list JSON: the list answer is written from it without decoding rows.
+    /// Newest first by `seq`; `beforeSeq` is exclusive. Each item is the row's stored list JSON,
+    /// so the list answer is written without decoding rows.
     func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
         -> RenderedInboxPage
     /// The notification with `detail`; `nil` for a missing id, another user's, a deleted or a hidden one.
@@ -172,23 +170,6 @@ public enum PublishOutcome: Sendable, Equatable {
     case replayed([PublishedNotification])
     /// Same key, different request hash: nothing written.
     case conflict
-}
-
-/// One inbox page.
-public struct InboxPageRecord: Sendable, Equatable {
-    /// Newest first; no `detail`.
-    public var items: [InboxNotification]
-    /// The seq of the last returned item (the cursor for the next page).
-    public var lastSeq: Int64?
-    public var hasMore: Bool
-    public var counts: Counts
-
-    public init(items: [InboxNotification], lastSeq: Int64?, hasMore: Bool, counts: Counts) {
-        self.items = items
-        self.lastSeq = lastSeq
-        self.hasMore = hasMore
-        self.counts = counts
-    }
 }
 
 /// One inbox row as the list writes it: `json` is the item's JSON object up to its read and

@@ -51,7 +51,7 @@ struct QueryPlanTests {
             for beforeSeq in [nil, Int64(1_000)] {
                 let plan = try store.queryPlan(
                     SQLiteStore.pageQuery(
-                        columns: SQLiteStore.renderedColumns, userID: "u7", category: nil, beforeSeq: beforeSeq,
+                        userID: "u7", category: nil, beforeSeq: beforeSeq,
                         limit: 21))
                 expectSearch(plan, using: "notifications_inbox", covering: true)
             }

@@ -60,3 +60,26 @@ func publish(
 }
 
 func counts(_ unread: Int, _ unseen: Int) -> Counts { Counts(unread: unread, unseen: unseen) }
+
+/// An inbox page with its rows decoded, as a client reads the list answer.
+struct InboxPageRecord: Equatable {
+    var items: [InboxNotification]
+    var lastSeq: Int64?
+    var hasMore: Bool
+    var counts: Counts
+}
+
+extension SQLiteStore {
+    /// ``renderedInboxPage(userID:category:beforeSeq:limit:)`` with each row's list JSON
+    /// completed and decoded.
+    func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws -> InboxPageRecord {
+        let page = try await renderedInboxPage(userID: userID, category: category, beforeSeq: beforeSeq, limit: limit)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let items = try page.items.map { item in
+            let json = item.json + JSONWriter.text { $0.notificationClose(readAt: item.readAt, seenAt: item.seenAt) }
+            return try decoder.decode(InboxNotification.self, from: Data(json.utf8))
+        }
+        return InboxPageRecord(items: items, lastSeq: page.lastSeq, hasMore: page.hasMore, counts: page.counts)
+    }
+}

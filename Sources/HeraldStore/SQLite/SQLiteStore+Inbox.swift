@@ -146,29 +146,11 @@ extension SQLiteStore {
 
     // MARK: Inbox
 
-    public func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
-        -> InboxPageRecord
-    {
-        let limit = max(1, limit)
-        let query = Self.pageQuery(
-            userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1)
-        return try read { db in
-            var rows = try db.query(query, Self.inboxItem)
-            let hasMore = rows.count > limit
-            if hasMore { rows.removeLast(rows.count - limit) }
-            return InboxPageRecord(
-                items: rows.map(\.item), lastSeq: rows.last?.seq, hasMore: hasMore,
-                counts: try Self.counts(db, userID: userID))
-        }
-    }
-
     public func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
         -> RenderedInboxPage
     {
         let limit = max(1, limit)
-        let query = Self.pageQuery(
-            columns: Self.renderedColumns, userID: userID, category: category, beforeSeq: beforeSeq,
-            limit: limit + 1)
+        let query = Self.pageQuery(userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1)
         return try read { db in
             var rows = try db.query(query) { row in
                 (
@@ -188,15 +170,13 @@ extension SQLiteStore {
     /// or, with a category, `notifications_inbox_category`, reading only the rows returned.
     /// `INDEXED BY` pins the index: without statistics the planner would also pick the covering
     /// index for a category page, which scans the user's rows of every category.
-    static func pageQuery(
-        columns: SQL = itemColumns, userID: String, category: String?, beforeSeq: Int64?, limit: Int
-    ) -> SQL {
+    static func pageQuery(userID: String, category: String?, beforeSeq: Int64?, limit: Int) -> SQL {
         let categoryFilter: SQL = category.map { "AND category = \($0)" } ?? ""
         let index: SQL =
             category == nil
             ? "INDEXED BY notifications_inbox" : "INDEXED BY notifications_inbox_category"
         return """
-            SELECT \(columns) FROM notifications \(index)
+            SELECT \(renderedColumns) FROM notifications \(index)
             WHERE user_id = \(userID) \(categoryFilter) AND \(visible) AND seq < \(beforeSeq ?? Int64.max)
             ORDER BY seq DESC LIMIT \(limit)
             """
