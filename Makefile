@@ -23,8 +23,9 @@ release: deps
 run: release
 	@scripts/run-dev.sh
 
+# Zero warnings is a rule: the test build treats them as errors.
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
 
 lint:
