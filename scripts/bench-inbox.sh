@@ -15,7 +15,7 @@ PORT="${BENCH_PORT:-18080}"
 CONNECTIONS=64
 WORK="$(mktemp -d)"
 DATABASE="${1:-sqlite:$WORK/bench.db}"
-SECRET="bench-secret-$(date +%s)"
+SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 command -v wrk >/dev/null || { echo "wrk is missing: make deps (or apt-get install wrk)" >&2; exit 1; }
 swift build -c release --product herald >&2

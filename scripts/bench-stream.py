@@ -48,7 +48,7 @@ def main():
     herald = os.path.join(sh("swift", "build", "-c", "release", "--show-bin-path").strip(), "herald")
     work = tempfile.mkdtemp()
     db = f"sqlite:{work}/stream.db"
-    secret = "stream-bench-secret"
+    secret = "stream-bench-user-token-secret-0123456789"
     users = 1000
     key = sh(herald, "keys", "create", "--name", "bench", "--database", db).strip().splitlines()[-1]
     sh(herald, "bench", "tokens", "--users", str(users), "--output", f"{work}/tokens.txt", "--database", db, "--user-token-secret", secret)

@@ -19,7 +19,9 @@ public struct ServerSentEvent: Sendable, Equatable {
         if let id { text += "id: \(Self.singleLine(id))\n" }
         if let event { text += "event: \(Self.singleLine(event))\n" }
         if let retry { text += "retry: \(retry)\n" }
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Every line break a client recognises (CR, LF, CRLF) starts a new `data:` line, so
+        // data can never smuggle in a field of its own.
+        for line in data.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             text += "data: \(line)\n"
         }
         text += "\n"

@@ -18,8 +18,9 @@ extension Catalog {
     }
 
     /// Whether `type` is never shown to app users (`admin.*`).
+    /// `admin.*` types are hidden whatever a published catalog says.
     public func isHidden(type: String) -> Bool {
-        rule(forType: type)?.hidden ?? false
+        Catalog.prefix(ofType: type) == Catalog.adminPrefix || (rule(forType: type)?.hidden ?? false)
     }
 
     /// The category with this id.

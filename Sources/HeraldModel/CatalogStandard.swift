@@ -3,6 +3,8 @@ import Foundation
 extension Catalog {
     /// The category of service messages; it cannot be opted out of (PREFS-06).
     public static let accountCategoryID = "account"
+    /// The type prefix never shown to app users.
+    public static let adminPrefix = "admin"
 
     /// Where a tap leads when nothing better is known: the inbox.
     public static let inboxPath = "/notifications"

@@ -49,6 +49,13 @@ extension Catalog {
                     field: "\(at).prefix", code: "duplicate",
                     message: "\(at).prefix '\(rule.prefix)' appears more than once.")
             }
+            if rule.prefix == Catalog.adminPrefix, !rule.hidden {
+                throw ValidationError.invalid("\(at).hidden", "must be true: admin types are never shown to app users.")
+            }
+            if rule.prefix == Catalog.accountCategoryID, rule.category != Catalog.accountCategoryID {
+                throw ValidationError.invalid(
+                    "\(at).category", "must be account: account messages cannot be opted out of.")
+            }
             if let category = rule.category, !ids.contains(category) {
                 throw ValidationError(
                     field: "\(at).category", code: "unknown_category",

@@ -84,6 +84,10 @@ extension PushOptions {
             if collapseId.utf8.count > Limits.collapseIdMaxBytes {
                 throw ValidationError.tooLong("\(field).collapseId", max: Limits.collapseIdMaxBytes, unit: "bytes")
             }
+            // It becomes the apns-collapse-id header: printable ASCII only.
+            guard collapseId.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw ValidationError.invalid("\(field).collapseId", "must be printable ASCII.")
+            }
         }
         if let sound {
             if sound.isEmpty {

@@ -6,11 +6,10 @@ extension AppConfigDocument {
     public static let playStoreInstallSources: Set<String> = ["play_store", "com.android.vending"]
 
     /// The update prompt for one installed app, or `nil` when there is no policy for
-    /// `platform` (UPDATE-01: the app shows nothing).
+    /// `platform` or no installer info (UPDATE-01: the app shows nothing).
     ///
     /// - `.store` for an Android install from anywhere but Google Play when the policy's
-    ///   `sideloadPrompt` is on; it wins over a version update (UPDATE-03). A `nil` or
-    ///   empty `installSource` is unknown and never prompts.
+    ///   `sideloadPrompt` is on; it wins over a version update (UPDATE-03).
     /// - `.version` when `version` is below `minimumVersion` (UPDATE-02). A missing or
     ///   unreadable installed version cannot be compared and does not prompt.
     /// - `.none` otherwise.
@@ -22,12 +21,12 @@ extension AppConfigDocument {
         case .ios: policy = update?.ios
         case .android: policy = update?.android
         }
-        guard let policy else { return nil }
+        guard let policy, let installSource, !installSource.isEmpty else { return nil }
         func decided(_ kind: UpdateDecision.Kind) -> UpdateDecision {
             UpdateDecision(kind: kind, minimumVersion: policy.minimumVersion, storeURL: policy.storeURL)
         }
-        if platform == .android, policy.sideloadPrompt == true, let source = installSource,
-            !source.isEmpty, !AppConfigDocument.playStoreInstallSources.contains(source.lowercased())
+        if platform == .android, policy.sideloadPrompt == true,
+            !AppConfigDocument.playStoreInstallSources.contains(installSource.lowercased())
         {
             return decided(.store)
         }

@@ -22,7 +22,7 @@ public final class HeraldApplication: Sendable {
         self.logger = logger
         let store = try store ?? StoreFactory.open(url: configuration.databaseURL)
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
-        let hub = LiveHub()
+        let hub = LiveHub(counts: { userID in try await store.counts(userID: userID) })
         let metrics = Metrics(gauges: { [hub] in
             [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
         })
@@ -68,7 +68,8 @@ public final class HeraldApplication: Sendable {
     /// Every (method, path pattern) the server answers.
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
-    /// Starts listening and the background jobs (heartbeats, event-log pruning).
+    /// Starts listening and the background jobs (heartbeats; hourly pruning of the event log
+    /// and of expired idempotency claims).
     public func start() throws {
         try http.start()
         let hub = services.hub
@@ -82,17 +83,19 @@ public final class HeraldApplication: Sendable {
                 Task.detached {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: heartbeat)
-                        hub.heartbeat()
+                        hub.heartbeat(now: now())
                     }
                 })
             tasks.append(
                 Task.detached {
                     while !Task.isCancelled {
                         let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
+                        let claimsCutoff = now().addingTimeInterval(-PublisherRoutes.idempotencyWindow)
                         do {
                             _ = try await store.pruneStreamEvents(olderThan: cutoff)
+                            _ = try await store.pruneIdempotencyKeys(olderThan: claimsCutoff)
                         } catch {
-                            logger.warning("pruning stream events failed", metadata: ["error": "\(error)"])
+                            logger.warning("pruning failed", metadata: ["error": "\(error)"])
                         }
                         try? await Task.sleep(for: .seconds(3600))
                     }

@@ -51,6 +51,8 @@ public protocol HeraldStore: Sendable {
     func latestStreamSeq(userID: String) async throws -> Int64
     /// Deletes events created before `olderThan`; returns how many.
     func pruneStreamEvents(olderThan: Date) async throws -> Int
+    /// Forgets `Idempotency-Key` claims recorded before `olderThan`; answers how many.
+    func pruneIdempotencyKeys(olderThan: Date) async throws -> Int
 
     // MARK: Preferences
 

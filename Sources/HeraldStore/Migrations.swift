@@ -206,7 +206,7 @@ extension Migration {
                 ]
             ),
             Migration(
-                version: 2, name: "covering inbox index",
+                version: 2, name: "covering inbox index, idempotency pruning index",
                 sql: [
                     // A list page is one range scan of the user's index entries instead of one
                     // table lookup per row (a user's rows are spread over the whole table).
@@ -217,6 +217,8 @@ extension Migration {
                         user_id, seq, list_json, read_at, seen_at, deleted_at, hidden
                     ) WHERE deleted_at IS NULL AND hidden = 0
                     """,
+                    // Expired Idempotency-Key claims are pruned hourly.
+                    "CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)",
                 ]
             ),
         ]

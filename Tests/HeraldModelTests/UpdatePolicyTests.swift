@@ -82,36 +82,38 @@ struct UpdateDecisionTests {
 
     @Test("UPDATE-01 no policy for the platform hides the prompt")
     func noPolicy() {
-        #expect(AppConfigDocument().decision(platform: .ios, version: "1.0.0", installSource: nil) == nil)
+        #expect(AppConfigDocument().decision(platform: .ios, version: "1.0.0", installSource: "app_store") == nil)
         let androidOnly = AppConfigDocument(update: UpdatePolicy(android: config.update?.android))
-        #expect(androidOnly.decision(platform: .ios, version: "1.0.0", installSource: nil) == nil)
+        #expect(androidOnly.decision(platform: .ios, version: "1.0.0", installSource: "app_store") == nil)
         #expect(androidOnly.decision(platform: .android, version: "1.0.0", installSource: "play_store") != nil)
     }
 
-    @Test("UPDATE-01 no installer info never asks to switch to the store")
+    @Test("UPDATE-01 no installer info: no decision at all, the prompt stays hidden")
     func unknownInstaller() {
-        #expect(
-            config.decision(platform: .android, version: "2.0.0", installSource: nil)?.kind == UpdateDecision.Kind.none)
-        #expect(
-            config.decision(platform: .android, version: "2.0.0", installSource: "")?.kind == UpdateDecision.Kind.none)
+        for platform in [DevicePlatform.ios, .android] {
+            #expect(config.decision(platform: platform, version: "1.0.0", installSource: nil) == nil)
+            #expect(config.decision(platform: platform, version: "1.0.0", installSource: "") == nil)
+        }
     }
 
     @Test("UPDATE-02 an installed version below the minimum asks for an update")
     func versionBelowMinimum() {
-        let decision = config.decision(platform: .ios, version: "1.6.9", installSource: nil)
+        let decision = config.decision(platform: .ios, version: "1.6.9", installSource: "app_store")
         #expect(
             decision
                 == UpdateDecision(kind: .version, minimumVersion: "1.7.0", storeURL: "https://apps.apple.com/app/id1"))
-        #expect(config.decision(platform: .ios, version: "1.7.0-beta.1", installSource: nil)?.kind == .version)
+        #expect(config.decision(platform: .ios, version: "1.7.0-beta.1", installSource: "app_store")?.kind == .version)
         for upToDate in ["1.7.0", "1.7", "1.10.0", "2.0.0"] {
             #expect(
-                config.decision(platform: .ios, version: upToDate, installSource: nil)?.kind
+                config.decision(platform: .ios, version: upToDate, installSource: "app_store")?.kind
                     == UpdateDecision.Kind.none, "\(upToDate)")
         }
         // An unreadable or missing version cannot be compared, so there is no prompt.
         #expect(
-            config.decision(platform: .ios, version: "garbage", installSource: nil)?.kind == UpdateDecision.Kind.none)
-        #expect(config.decision(platform: .ios, version: nil, installSource: nil)?.kind == UpdateDecision.Kind.none)
+            config.decision(platform: .ios, version: "garbage", installSource: "app_store")?.kind
+                == UpdateDecision.Kind.none)
+        #expect(
+            config.decision(platform: .ios, version: nil, installSource: "app_store")?.kind == UpdateDecision.Kind.none)
         #expect(
             config.decision(platform: .android, version: "1.0.0", installSource: "com.android.vending")?.kind
                 == .version)
@@ -143,7 +145,7 @@ struct UpdateDecisionTests {
 
     @Test("UPDATE-04 no decision is forced: the answer carries no forced flag")
     func notForced() throws {
-        let decision = try #require(config.decision(platform: .ios, version: "1.0.0", installSource: nil))
+        let decision = try #require(config.decision(platform: .ios, version: "1.0.0", installSource: "app_store"))
         let json = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(decision)) as? [String: Any])
         #expect(Set(json.keys) == ["kind", "minimumVersion", "storeURL"])

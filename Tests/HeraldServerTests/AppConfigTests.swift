@@ -29,31 +29,34 @@ struct AppConfigTests {
         try await update(server, query)?["kind"] as? String
     }
 
-    @Test("UPDATE-01 no update decision without a policy, without a platform, or without a policy for the platform")
+    @Test("UPDATE-01 no update decision without a policy, without installer info, or without a policy for the platform")
     func hidden() async throws {
         try await withServer { server in
-            let bare = try await server.get("/v1/app-config?platform=ios&version=1.0.0")
+            let bare = try await server.get("/v1/app-config?installSource=app_store&platform=ios&version=1.0.0")
             #expect(bare.object["update"] is NSNull, "no policy published yet")
             #expect((bare.object["catalog"] as? [String: Any])?["categories"] != nil, "the default catalog is served")
             #expect((bare.object["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == [])
             let key = try await server.apiKey()
             _ = try await server.send(
                 "PUT", "/v1/app-config", json: #"{"update":{"ios":{"minimumVersion":"1.7.0"}}}"#, token: key)
-            #expect(try await Self.update(server, "platform=android&version=1.0.0") == nil, "no policy for android")
+            #expect(
+                try await Self.update(server, "installSource=play_store&platform=android&version=1.0.0") == nil,
+                "no policy for android")
             #expect(try await Self.update(server, "") == nil, "no platform")
-            #expect(try await Self.kind(server, "platform=ios&version=1.7.0") == "none")
+            #expect(try await Self.update(server, "platform=ios&version=1.0.0") == nil, "no installer info")
+            #expect(try await Self.kind(server, "installSource=app_store&platform=ios&version=1.7.0") == "none")
         }
     }
 
     @Test("UPDATE-02 installed version below the minimum asks for an update (1.10.0 is above 1.9.9)")
     func versionUpdate() async throws {
         try await Self.configured { server in
-            let update = try await Self.update(server, "platform=ios&version=1.6.9")
+            let update = try await Self.update(server, "installSource=app_store&platform=ios&version=1.6.9")
             #expect(update?["kind"] as? String == "version")
             #expect(update?["minimumVersion"] as? String == "1.7.0")
             #expect(update?["storeURL"] as? String == "https://apps.apple.com/app/id1")
-            #expect(try await Self.kind(server, "platform=ios&version=1.10.0") == "none")
-            #expect(try await Self.kind(server, "platform=ios&version=1.7.0") == "none")
+            #expect(try await Self.kind(server, "installSource=app_store&platform=ios&version=1.10.0") == "none")
+            #expect(try await Self.kind(server, "installSource=app_store&platform=ios&version=1.7.0") == "none")
         }
     }
 
@@ -72,13 +75,13 @@ struct AppConfigTests {
     @Test("UPDATE-04 the policy has no forced update: only none, version or store, all dismissible by the app")
     func neverForced() async throws {
         try await Self.configured { server in
-            let update = try await Self.update(server, "platform=ios&version=0.1.0")
-            #expect(Set(update.map { Array($0.keys) } ?? []).isSubset(of: ["kind", "minimumVersion", "storeURL"]))
-            let forced = #"{"update":{"ios":{"minimumVersion":"1.7.0","forced":true}}}"#
+            let update = try #require(
+                try await Self.update(server, "installSource=app_store&platform=ios&version=0.1.0"))
+            #expect(Set(update.keys) == ["kind", "minimumVersion", "storeURL"])
             let key = try await server.apiKey()
-            let response = try await server.send("PUT", "/v1/app-config", json: forced, token: key)
-            let after = try await Self.update(server, "platform=ios&version=0.1.0")
-            #expect(response.status == 400 || after?["kind"] as? String == "version", "a forced flag is never honoured")
+            let forced = #"{"update":{"ios":{"minimumVersion":"1.7.0","forced":true}}}"#
+            expectError(try await server.send("PUT", "/v1/app-config", json: forced, token: key), 400, "invalid_body")
+            #expect(try await Self.kind(server, "installSource=app_store&platform=ios&version=0.1.0") == "version")
         }
     }
 
@@ -95,11 +98,15 @@ struct AppConfigTests {
                 ])
             for bad in [
                 #"{"update":{"ios":{"minimumVersion":"banana"}}}"#, #"{"deepLinks":{"allowedPrefixes":"x"}}"#, "[1,2",
+                #"{"deeplinks":{"allowedPrefixes":[]}}"#,
+                #"{"catalog":{"categories":[],"types":[{"prefix":"admin","hidden":false}]}}"#,
             ] {
                 #expect(try await server.send("PUT", "/v1/app-config", json: bad, token: key).status == 400, "\(bad)")
             }
             expectError(try await server.get("/v1/app-config?platform=windows"), 400, "invalid_platform")
-            expectError(try await server.get("/v1/app-config?platform=ios&version=x.y"), 400, "invalid_version")
+            expectError(
+                try await server.get("/v1/app-config?installSource=app_store&platform=ios&version=x.y"), 400,
+                "invalid_version")
             let still = try await server.get("/v1/app-config").object
             #expect(
                 (still["deepLinks"] as? [String: Any])?["allowedPrefixes"] as? [String] == [

@@ -22,7 +22,7 @@ struct OperationsTests {
                     #"herald_http_requests_total{method="GET",route="/v1/me/notifications/{id}",status="404"} 1"#))
             #expect(text.contains(#"route="unmatched",status="404""#))
             #expect(text.contains(#"herald_http_request_duration_seconds_bucket{route="/healthz",le="+Inf"} 1"#))
-            #expect(text.contains("herald_live_streams 0"))
+            #expect(text.contains("herald_live_streams 0\n"))
         }
     }
 

@@ -21,7 +21,8 @@ struct ProcessTests {
         let process = Process()
         process.executableURL = executable
         process.arguments = [
-            "serve", "--port", "0", "--database", database, "--user-token-secret", "process-test-secret",
+            "serve", "--port", "0", "--database", database, "--user-token-secret",
+            "process-test-secret-0123456789abcdef",
         ]
         let errors = Pipe()
         process.standardError = errors

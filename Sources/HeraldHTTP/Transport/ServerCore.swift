@@ -160,18 +160,17 @@ final class ServerCore: Sendable {
         )
         request.body = []
         let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
+        // Tracked before the handler can complete, so a finished request is never re-tracked.
+        deadlines?.track(request)
         let handler = Task { [self] in
             let response = await dispatcher.dispatch(incoming, context: context)
             if !complete(request, with: response), case .stream(let stream) = response.body {
                 stream.finish()
             }
         }
-        let finishedAlready = request.shared.withLock { shared -> Bool in
-            guard !shared.completed else { return true }
-            shared.handlerTask = handler
-            return false
+        request.shared.withLock { shared in
+            if !shared.completed { shared.handlerTask = handler }
         }
-        if !finishedAlready { deadlines?.track(request) }
     }
 
     /// The handler outlived the request timeout: answer 503 and cancel it.

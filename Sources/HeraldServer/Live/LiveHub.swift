@@ -6,26 +6,51 @@ import Synchronization
 
 /// Fans changes out to the open streams of each user.
 ///
-/// Stored events carry the sequence number of the store's event log, so a subscriber that
-/// is still replaying (`Last-Event-ID`) holds live events back and sends each one once, in order.
+/// Logged events carry the sequence number of the store's event log. Two writes for one user
+/// can finish in either order, so live events are never dropped for arriving "late"; only the
+/// events a reconnecting stream already replayed from the log are skipped. Counts are not
+/// pushed as computed by each write (an older value could arrive last): a change marks the
+/// user's counts stale, and one refresh at a time per user reads them fresh and sends them.
 final class LiveHub: Sendable {
-    private let subscribers = Mutex<[String: [ObjectIdentifier: LiveSubscriber]]>([:])
+    /// Streams one user may hold; a new one beyond this closes their oldest.
+    static let maxStreamsPerUser = 16
+
+    private struct State {
+        var subscribers: [String: [LiveSubscriber]] = [:]
+        /// Users whose counts refresh is running, and whether another change came meanwhile.
+        var refreshing: [String: Bool] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let counts: @Sendable (String) async throws -> Counts
+
+    /// `counts` reads a user's current counts (the store).
+    init(counts: @escaping @Sendable (String) async throws -> Counts) {
+        self.counts = counts
+    }
 
     /// Number of open streams, for `/metrics`.
-    var streamCount: Int { subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+    var streamCount: Int { state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
 
     func subscribe(_ subscriber: LiveSubscriber) {
-        subscribers.withLock { $0[subscriber.userID, default: [:]][ObjectIdentifier(subscriber)] = subscriber }
+        let evicted = state.withLock { state -> LiveSubscriber? in
+            var streams = state.subscribers[subscriber.userID, default: []]
+            streams.append(subscriber)
+            let oldest = streams.count > Self.maxStreamsPerUser ? streams.removeFirst() : nil
+            state.subscribers[subscriber.userID] = streams
+            return oldest
+        }
         subscriber.stream.onClose { [weak self, weak subscriber] in
             guard let self, let subscriber else { return }
             self.unsubscribe(subscriber)
         }
+        evicted?.stream.finish()
     }
 
     func unsubscribe(_ subscriber: LiveSubscriber) {
-        subscribers.withLock { table in
-            table[subscriber.userID]?[ObjectIdentifier(subscriber)] = nil
-            if table[subscriber.userID]?.isEmpty == true { table[subscriber.userID] = nil }
+        state.withLock { state in
+            state.subscribers[subscriber.userID]?.removeAll { $0 === subscriber }
+            if state.subscribers[subscriber.userID]?.isEmpty == true { state.subscribers[subscriber.userID] = nil }
         }
     }
 
@@ -39,94 +64,132 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// Sends the current counts of a user to their streams.
-    func publish(counts: Counts, for userID: String) {
-        let targets = subscribers(of: userID)
-        guard !targets.isEmpty else { return }
-        let frame = ServerSentEvent.counts(counts).bytes
-        for subscriber in targets { subscriber.deliverUnsequenced(frame) }
+    /// A change touched `userID`'s counts: send them fresh to their streams.
+    func countsChanged(for userID: String) {
+        guard !subscribers(of: userID).isEmpty else { return }
+        let start = state.withLock { state -> Bool in
+            if state.refreshing[userID] != nil {
+                state.refreshing[userID] = true  // run once more when the current refresh ends
+                return false
+            }
+            state.refreshing[userID] = false
+            return true
+        }
+        guard start else { return }
+        Task { await refreshCounts(of: userID) }
+    }
+
+    private func refreshCounts(of userID: String) async {
+        while true {
+            if let current = try? await counts(userID) {
+                let frame = ServerSentEvent.counts(current).bytes
+                for subscriber in subscribers(of: userID) { subscriber.deliverUnsequenced(frame) }
+            }
+            let again = state.withLock { state -> Bool in
+                guard state.refreshing[userID] == true else {
+                    state.refreshing[userID] = nil
+                    return false
+                }
+                state.refreshing[userID] = false
+                return true
+            }
+            guard again else { return }
+        }
     }
 
     /// The comment that keeps idle streams (and any proxy between) open.
     private static let heartbeatFrame = ServerSentEvent.comment(" heartbeat")
 
-    /// Writes a heartbeat comment to every open stream.
-    func heartbeat() {
-        let all = subscribers.withLock { table in table.values.flatMap { $0.values } }
-        for subscriber in all { subscriber.deliverUnsequenced(Self.heartbeatFrame) }
+    /// Writes a heartbeat comment to every open stream, and ends streams whose token expired
+    /// (the client reconnects and meets the sign-in gate).
+    func heartbeat(now: Date) {
+        let all = state.withLock { state in state.subscribers.values.flatMap { $0 } }
+        for subscriber in all {
+            if subscriber.expires <= now {
+                subscriber.stream.finish()
+            } else {
+                subscriber.deliverUnsequenced(Self.heartbeatFrame)
+            }
+        }
     }
 
     /// Ends every stream (graceful stop).
     func closeAll() {
-        let all = subscribers.withLock { table in
-            defer { table = [:] }
-            return table.values.flatMap { $0.values }
+        let all = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return state.subscribers.values.flatMap { $0 }
         }
         for subscriber in all { subscriber.stream.finish() }
     }
 
     private func subscribers(of userID: String) -> [LiveSubscriber] {
-        subscribers.withLock { table in table[userID].map { Array($0.values) } ?? [] }
+        state.withLock { $0.subscribers[userID] ?? [] }
     }
 }
 
 extension ServerSentEvent {
     static func counts(_ counts: Counts) -> ServerSentEvent {
-        ServerSentEvent(id: nil, event: "counts", data: #"{"unread":\#(counts.unread),"unseen":\#(counts.unseen)}"#)
+        ServerSentEvent(event: "counts", data: #"{"unread":\#(counts.unread),"unseen":\#(counts.unseen)}"#)
     }
 }
 
-/// One open stream of one user.
+/// One open stream of one user. It starts out replaying the log for `Last-Event-ID`: live
+/// frames that arrive meanwhile are held and sent after the replay, each event once.
 final class LiveSubscriber: Sendable {
     let userID: String
     let stream: ResponseStream
+    /// When the token that opened the stream expires.
+    let expires: Date
 
     private struct State {
-        var lastSeq: Int64
-        /// Live events that arrived while the stream was replaying from the log.
-        var held: [(seq: Int64, frame: [UInt8])] = []
-        var replaying: Bool
+        /// Events up to here were sent by the replay; live copies of them are skipped.
+        var replayedThrough: Int64 = 0
+        /// Live frames that arrived during the replay (seq `nil` for unsequenced ones).
+        var held: [(seq: Int64?, frame: [UInt8])] = []
+        var replaying = true
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
 
-    init(userID: String, stream: ResponseStream, replaying: Bool) {
+    init(userID: String, stream: ResponseStream, expires: Date) {
         self.userID = userID
         self.stream = stream
-        self.state = Mutex(State(lastSeq: 0, replaying: replaying))
+        self.expires = expires
     }
 
     func deliver(seq: Int64, frame: [UInt8]) {
         state.withLock { state in
             if state.replaying {
                 state.held.append((seq, frame))
-            } else if seq > state.lastSeq {
-                state.lastSeq = seq
-                _ = stream.write(frame)
+            } else if seq > state.replayedThrough {
+                stream.write(frame)
             }
         }
     }
 
     func deliverUnsequenced(_ frame: [UInt8]) {
         state.withLock { state in
-            if !state.replaying { _ = stream.write(frame) }
+            if state.replaying {
+                state.held.append((nil, frame))
+            } else {
+                stream.write(frame)
+            }
         }
     }
 
-    /// Writes replayed events in order, then what arrived meanwhile, and goes live.
-    func finishReplay(_ events: [StreamEventRecord], then frame: [UInt8]) {
+    /// Writes `preamble`, the replayed events in order, then what arrived meanwhile, and goes live.
+    func finishReplay(preamble: [UInt8], _ events: [StreamEventRecord]) {
         state.withLock { state in
-            for event in events where event.seq > state.lastSeq {
-                state.lastSeq = event.seq
-                _ = stream.write(ServerSentEvent(id: String(event.seq), event: event.kind, data: event.payload).bytes)
+            stream.write(preamble)
+            for event in events {
+                stream.write(ServerSentEvent(id: String(event.seq), event: event.kind, data: event.payload).bytes)
+                state.replayedThrough = max(state.replayedThrough, event.seq)
             }
-            for held in state.held.sorted(by: { $0.seq < $1.seq }) where held.seq > state.lastSeq {
-                state.lastSeq = held.seq
-                _ = stream.write(held.frame)
+            for held in state.held where held.seq.map({ $0 > state.replayedThrough }) ?? true {
+                stream.write(held.frame)
             }
             state.held = []
             state.replaying = false
-            _ = stream.write(frame)
         }
     }
 }

@@ -32,10 +32,11 @@ final class Metrics: Sendable {
         self.gauges = gauges
     }
 
-    /// Requests answered with a 5xx; each one is a bug.
+    /// Requests answered with a 5xx other than 503 (not ready, shutting down, timed out):
+    /// each one is a bug.
     var serverErrorCount: Int {
         state.withLock { state in
-            Int(state.requests.filter { $0.key.status >= 500 }.values.reduce(0, +))
+            Int(state.requests.filter { $0.key.status >= 500 && $0.key.status != 503 }.values.reduce(0, +))
         }
     }
 
@@ -76,7 +77,8 @@ final class Metrics: Sendable {
             out += "herald_http_request_duration_seconds_count{route=\"\(label)\"} \(histogram.count)\n"
         }
         for gauge in gauges() {
-            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+            let value = gauge.value.rounded() == gauge.value ? String(Int(gauge.value)) : String(gauge.value)
+            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(value)\n"
         }
         return out
     }

@@ -15,17 +15,17 @@ struct DeviceRoutes {
 
     @Sendable func registerDevice(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
-        var registration = try JSONBody.decode(DeviceRegistration.self, from: request)
+        let registration = try JSONBody.decode(DeviceRegistration.self, from: request)
         try registration.validate()
-        registration.token = registration.normalizedToken
-        let device = try await services.store.upsertDevice(userID: userID, registration, at: services.now())
+        let device = try await services.store.upsertDevice(
+            userID: userID, registration.normalized(), at: services.now())
         return try Response.json(device)
     }
 
     /// PUSH-13: sign-out removes the token. Idempotent; another user's token is never touched.
     @Sendable func unregister(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
-        _ = try await services.store.deleteDevice(userID: userID, token: context.parameter("token"))
+        _ = try await deleteDevice(of: userID, token: context.parameter("token"))
         return .noContent()
     }
 
@@ -38,10 +38,20 @@ struct DeviceRoutes {
     @Sendable func remove(_ request: Request, _ context: RequestContext) async throws -> Response {
         _ = try await services.auth.publisher(request)
         let userID = try Self.userID(context)
-        guard try await services.store.deleteDevice(userID: userID, token: context.parameter("token")) else {
+        guard try await deleteDevice(of: userID, token: context.parameter("token")) else {
             throw HTTPError(404, code: "not_found", message: "No such device for this user.")
         }
         return .noContent()
+    }
+
+    /// Removes `token` of `userID`; an APNs token is stored lower-case, so a hex token that
+    /// did not match as sent is tried lower-cased.
+    private func deleteDevice(of userID: String, token: String) async throws -> Bool {
+        if try await services.store.deleteDevice(userID: userID, token: token) { return true }
+        let lowered = token.lowercased()
+        let isHex = lowered.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard lowered != token, isHex else { return false }
+        return try await services.store.deleteDevice(userID: userID, token: lowered)
     }
 
     private static func userID(_ context: RequestContext) throws -> String {

@@ -59,7 +59,7 @@ struct InboxRoutes {
     @Sendable func markAllSeen(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try services.auth.user(request)
         let counts = try await services.store.markAllSeen(userID: userID, at: services.now())
-        services.hub.publish(counts: counts, for: userID)
+        services.hub.countsChanged(for: userID)
         return try Response.json(counts)
     }
 
@@ -83,7 +83,7 @@ struct InboxRoutes {
     private func announce(_ outcome: ChangeOutcome, for userID: String) {
         guard let event = outcome.event else { return }
         services.hub.publish([event])
-        services.hub.publish(counts: outcome.counts, for: userID)
+        services.hub.countsChanged(for: userID)
     }
 
     private static func limit(_ raw: String?) throws -> Int {

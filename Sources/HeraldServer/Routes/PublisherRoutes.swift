@@ -42,7 +42,7 @@ struct PublisherRoutes {
         switch try await services.store.publish(notifications, idempotency: claim) {
         case .created(let events, let counts):
             services.hub.publish(events)
-            for (userID, userCounts) in counts { services.hub.publish(counts: userCounts, for: userID) }
+            for userID in counts.keys { services.hub.countsChanged(for: userID) }
             let published = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
             return try Response.json(PublishResponse(notifications: published), status: 202)
         case .replayed(let published):

@@ -7,38 +7,46 @@ import HeraldStore
 struct StreamRoutes {
     let services: Services
 
-    /// Most stored events one reconnect replays; a client further behind refetches.
-    static let maxReplay = 1_000
+    /// Most stored events one reconnect replays. A client further behind gets a `reset`
+    /// event instead: it refetches the inbox (the replay would be larger than a refetch).
+    static let maxReplay = 500
 
     func register(in router: inout Router) {
         router.add(.GET, "/v1/me/stream", open)
     }
 
     @Sendable func open(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let (userID, expires) = try services.auth.session(request)
         let resumeAfter = try Self.lastEventID(request)
         let stream = ResponseStream()
-        let subscriber = LiveSubscriber(userID: userID, stream: stream, replaying: true)
+        let subscriber = LiveSubscriber(userID: userID, stream: stream, expires: expires)
         services.hub.subscribe(subscriber)
+        var missed: [StreamEventRecord] = []
+        var preamble = ServerSentEvent.comment(" herald live updates")
         do {
-            var missed: [StreamEventRecord] = []
             if let resumeAfter {
                 missed = try await services.store.streamEvents(
-                    userID: userID, afterSeq: resumeAfter, limit: Self.maxReplay)
+                    userID: userID, afterSeq: resumeAfter, limit: Self.maxReplay + 1)
+                if missed.count > Self.maxReplay {
+                    let latest = missed[missed.count - 1].seq
+                    missed = []
+                    preamble +=
+                        ServerSentEvent(id: String(latest), event: "reset", data: #"{"reason":"too_far_behind"}"#)
+                        .bytes
+                }
             }
-            let counts = try await services.store.counts(userID: userID)
-            _ = stream.write(Array("retry: 3000\n\n".utf8))
-            subscriber.finishReplay(missed, then: ServerSentEvent.counts(counts).bytes)
         } catch {
             services.hub.unsubscribe(subscriber)
             stream.finish()
             throw error
         }
+        preamble += Array("retry: 3000\n\n".utf8)
+        subscriber.finishReplay(preamble: preamble, missed)
+        services.hub.countsChanged(for: userID)
         var headers = HTTPHeaders()
-        headers["Content-Type"] = "text/event-stream; charset=utf-8"
         headers["Cache-Control"] = "no-cache"
         headers["X-Accel-Buffering"] = "no"
-        return Response(status: 200, headers: headers, body: .stream(stream))
+        return Response.eventStream(stream, headers: headers)
     }
 
     private static func lastEventID(_ request: Request) throws -> Int64? {

@@ -20,17 +20,21 @@ struct Authenticator: Sendable {
 
     /// The user id of a valid `Authorization: Bearer <user token>`; 401 `unauthenticated` otherwise.
     func user(_ request: Request) throws -> String {
+        try session(request).user
+    }
+
+    /// The user id and the token's expiry (a live stream ends then).
+    func session(_ request: Request) throws -> (user: String, expires: Date) {
         guard let token = Self.bearer(request) else {
             throw HTTPError(
                 401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
         }
         let now = now()
-        if let user = tokenCache.subject(of: token, at: now) { return user }
+        if let cached = tokenCache.session(of: token, at: now) { return cached }
         do {
             let claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
-            guard !claims.sub.isEmpty else { throw HTTPError.unauthenticatedToken }
             tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
-            return claims.sub
+            return (claims.sub, claims.exp)
         } catch {
             throw HTTPError.unauthenticatedToken
         }
@@ -85,14 +89,14 @@ private final class VerifiedTokenCache: Sendable {
 
     private let entries = Mutex<[String: (subject: String, expires: Date)]>([:])
 
-    func subject(of token: String, at now: Date) -> String? {
+    func session(of token: String, at now: Date) -> (user: String, expires: Date)? {
         entries.withLock { entries in
             guard let entry = entries[token] else { return nil }
             guard entry.expires > now else {
                 entries[token] = nil
                 return nil
             }
-            return entry.subject
+            return (entry.subject, entry.expires)
         }
     }
 

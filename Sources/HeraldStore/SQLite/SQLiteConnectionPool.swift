@@ -37,7 +37,15 @@ final class SQLiteConnectionPool: Sendable {
         let inMemory = Self.isInMemory(path)
         let writerConnection = try SQLiteConnection(path: path)
         if !inMemory {
-            try writerConnection.executeUncached("PRAGMA journal_mode = WAL")
+            // SQLite answers the mode it is in; without WAL, readers and the writer would block
+            // each other, so refuse to run rather than degrade silently.
+            let mode = try writerConnection.queryOne("PRAGMA journal_mode = WAL") { row in row.text(0) }
+            guard mode?.lowercased() == "wal" else {
+                throw StoreError(
+                    code: .sqlite,
+                    message: "the database could not be switched to WAL mode (it is in \(mode ?? "no") mode)",
+                    sql: "PRAGMA journal_mode = WAL")
+            }
         }
         try Self.configure(writerConnection, readOnly: false)
         writer = LockedConnection(writerConnection)

@@ -149,7 +149,7 @@ extension SQLiteStore {
     public func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
         -> RenderedInboxPage
     {
-        let limit = max(1, limit)
+        let limit = min(max(1, limit), 1_000)
         let query = Self.pageQuery(userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1)
         return try read { db in
             var rows = try db.query(query) { row in
@@ -320,10 +320,36 @@ extension SQLiteStore {
         }
     }
 
+    /// Rows one pruning transaction deletes, so the writer lock is never held for long.
+    static let pruneBatch = 5_000
+
     public func pruneStreamEvents(olderThan: Date) async throws -> Int {
-        try write { db in
-            try db.execute("DELETE FROM stream_events WHERE created_at < \(olderThan)")
-            return db.changes
+        try pruneInBatches(
+            """
+            DELETE FROM stream_events WHERE seq IN (
+                SELECT seq FROM stream_events WHERE created_at < \(olderThan) LIMIT \(Self.pruneBatch))
+            """)
+    }
+
+    public func pruneIdempotencyKeys(olderThan: Date) async throws -> Int {
+        try pruneInBatches(
+            """
+            DELETE FROM idempotency_keys WHERE rowid IN (
+                SELECT rowid FROM idempotency_keys WHERE created_at < \(olderThan) LIMIT \(Self.pruneBatch))
+            """)
+    }
+
+    /// Runs `delete` (which removes at most ``pruneBatch`` rows) in its own transactions until
+    /// nothing is left; answers the rows removed.
+    private func pruneInBatches(_ delete: SQL) throws -> Int {
+        var total = 0
+        while true {
+            let removed = try write { db in
+                try db.execute(delete)
+                return db.changes
+            }
+            total += removed
+            if removed < Self.pruneBatch { return total }
         }
     }
 }

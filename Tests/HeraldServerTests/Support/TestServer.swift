@@ -13,7 +13,9 @@ struct TestServer {
     /// A fixed secret so tests can also sign tokens themselves.
     static let secret = "test-user-token-secret-0123456789abcdef"
 
-    static func start(configure: (inout HeraldConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        configure: (inout HeraldConfiguration) -> Void = { _ in }, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,7 +25,7 @@ struct TestServer {
         configuration.userTokenSecret = secret
         configure(&configuration)
         let app = try await HeraldApplication(
-            configuration: configuration, logger: Logger(label: "herald-test", level: .warning))
+            configuration: configuration, logger: Logger(label: "herald-test", level: .warning), now: now)
         try app.start()
         return TestServer(app: app, client: LoopbackHTTPClient(port: app.port), directory: directory)
     }
@@ -98,9 +100,10 @@ struct PublishAnswer: Decodable {
 /// (the suite-wide guard: a 5xx is a bug).
 func withServer(
     configure: (inout HeraldConfiguration) -> Void = { _ in },
+    now: @escaping @Sendable () -> Date = Date.init,
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(configure: configure)
+    let server = try await TestServer.start(configure: configure, now: now)
     do {
         try await body(server)
     } catch {
