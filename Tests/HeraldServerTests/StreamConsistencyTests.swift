@@ -36,23 +36,33 @@ struct StreamConsistencyTests {
                 }
                 try await group.waitForAll()
             }
-            let final = try await server.get("/v1/me/counts", token: token).text
+            let final = try await server.get("/v1/me/counts", token: token).object as? [String: Int]
             var created: Set<String> = []
             var updated = 0
-            var lastCounts = ""
+            var lastCounts: [String: Int]?
             while created.count < 40 || updated < 20 || lastCounts != final {
-                let event = try #require(try await stream.nextEvent(timeout: .seconds(5)), "stream ended")
+                let next: SSEEvent?
+                do {
+                    next = try await stream.nextEvent(timeout: .seconds(5))
+                } catch {
+                    Issue.record(
+                        "stream went quiet: \(created.count) created, \(updated) updated, counts \(String(describing: lastCounts)) vs \(String(describing: final))"
+                    )
+                    throw error
+                }
+                let event = try #require(next, "stream ended")
                 switch event.event {
                 case "notification.created":
                     let object = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
                     created.insert(object?["id"] as? String ?? "")
                 case "notification.updated": updated += 1
-                case "counts": lastCounts = event.data
+                case "counts":
+                    lastCounts = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Int]
                 default: break
                 }
             }
             #expect(created == Set(ids))
-            #expect(lastCounts == #"{"unread":20,"unseen":20}"#)
+            #expect(lastCounts == ["unread": 20, "unseen": 20])
         }
     }
 

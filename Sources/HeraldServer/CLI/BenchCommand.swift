@@ -18,10 +18,7 @@ struct BenchCommand {
             cli.out(Help.bench)
             return 0
         }
-        var configuration = HeraldConfiguration()
-        configuration.databaseURL =
-            args.value("database") ?? cli.environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
-        configuration.userTokenSecret = args.value("user-token-secret")
+        let configuration = cli.configuration(args)
         let users = try args.int("users", default: 10_000, range: 1...1_000_000)
         switch sub {
         case "seed":

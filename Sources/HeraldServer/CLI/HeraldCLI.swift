@@ -60,13 +60,12 @@ public struct HeraldCLI: Sendable {
             out(Help.serve)
             return 0
         }
-        var configuration = try configuration(args)
+        var configuration = configuration(args)
         configuration.host = args.value("host") ?? configuration.host
         configuration.port = try args.int("port", default: 8080, range: 0...65535)
         configuration.maxBodyBytes = try args.int("max-body-bytes", default: 1_048_576, range: 1024...(64 << 20))
         configuration.threadPoolSize = try args.int(
             "http-threads", default: configuration.threadPoolSize, range: 1...64)
-        configuration.userTokenSecret = args.value("user-token-secret")
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {
                 throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -88,7 +87,7 @@ public struct HeraldCLI: Sendable {
             out(Help.migrate)
             return 0
         }
-        let url = try configuration(args).databaseURL
+        let url = configuration(args).databaseURL
         let store = try SQLiteStore.open(url: url)
         let applied = try store.migrate()
         out(
@@ -112,7 +111,7 @@ public struct HeraldCLI: Sendable {
         }
         let name = args.values["name"] ?? "default"
         guard (1...100).contains(name.count) else { throw CLIError("--name must be 1 to 100 characters") }
-        let app = try await HeraldApplication(configuration: try configuration(args), logger: quietLogger)
+        let app = try await HeraldApplication(configuration: configuration(args), logger: quietLogger)
         let key = try await app.createAPIKey(name: name)
         out("Created publisher API key \"\(name)\". It is shown once; only its hash is stored.")
         out(key)
@@ -133,9 +132,7 @@ public struct HeraldCLI: Sendable {
             throw CLIError(error.message)
         }
         let ttl = try args.int("ttl", default: 86_400, range: 1...(365 * 86_400))
-        var configuration = try configuration(args)
-        configuration.userTokenSecret = args.value("user-token-secret")
-        let app = try await HeraldApplication(configuration: configuration, logger: quietLogger)
+        let app = try await HeraldApplication(configuration: configuration(args), logger: quietLogger)
         out("User token for \(user), valid for \(ttl) s:")
         out(try app.userToken(for: user, ttl: TimeInterval(ttl)))
         return 0
@@ -164,7 +161,7 @@ public struct HeraldCLI: Sendable {
         if let configured = args.value("api-key") {
             apiKey = configured
         } else {
-            let app = try await HeraldApplication(configuration: try configuration(args), logger: quietLogger)
+            let app = try await HeraldApplication(configuration: configuration(args), logger: quietLogger)
             apiKey = try await app.createAPIKey(name: "herald send")
         }
         let base = args.value("url") ?? "http://127.0.0.1:8080"
@@ -185,7 +182,8 @@ public struct HeraldCLI: Sendable {
         return 0
     }
 
-    private func configuration(_ args: Arguments) throws -> HeraldConfiguration {
+    /// The database and user-token secret every command shares (flag, then environment).
+    func configuration(_ args: Arguments) -> HeraldConfiguration {
         var configuration = HeraldConfiguration()
         configuration.databaseURL =
             args.value("database") ?? environment["HERALD_DATABASE_URL"] ?? configuration.databaseURL
