@@ -124,7 +124,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     /// 503 `timeout`: the handler did not answer in time.
-    public static func timeout(_ message: String = "The request took too long.") -> HTTPError {
+    /// The handler outlived the request timeout. Its work may still complete, so the message
+    /// says so: a client should retry only what is safe to repeat.
+    public static func timeout(
+        _ message: String =
+            "The request took too long and its outcome is unknown; retry only what is safe to repeat (publish with an Idempotency-Key)."
+    ) -> HTTPError {
         HTTPError(503, code: "timeout", message: message)
     }
 }
