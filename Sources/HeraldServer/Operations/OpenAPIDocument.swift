@@ -203,7 +203,7 @@ enum OpenAPIDocument {
                 ],
                 "responses": {
                   "200": {
-                    "description": "text/event-stream. Starts with `retry: 3000`, replays logged events after Last-Event-ID (at most 1000), then sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: JSON of a notification that was read or deleted), `counts` (no id; data: Counts JSON, whenever counts change). A `: heartbeat` comment line every 15 s.",
+                    "description": "text/event-stream. Starts with `retry: 3000`, replays the logged events after Last-Event-ID (when more than 500 were missed it sends one `reset` event instead: refetch the inbox), sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: {id, readAt, seenAt, deleted}), `counts` (no id; data: Counts JSON, the current counts after every change), `reset` (id: the latest sequence; data: {reason}). A `: heartbeat` comment every 15 s. The stream ends when the user token expires; a user holds at most 16 streams (a 17th closes the oldest).",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}}
                   },
                   "400": {"$ref": "#/components/responses/BadRequest"},
@@ -370,7 +370,7 @@ enum OpenAPIDocument {
                   {
                     "name": "installSource",
                     "in": "query",
-                    "description": "Android installer package; sideloads may be sent to the store.",
+                    "description": "Where the app was installed from (app_store, testflight, play_store or com.android.vending, sideload, ...). Without it there is no update decision (`update` is null). On Android anything but Google Play may be sent to the store.",
                     "schema": {"type": "string"}
                   }
                 ],
