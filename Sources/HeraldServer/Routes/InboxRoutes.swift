@@ -45,14 +45,7 @@ struct InboxRoutes {
     }
 
     @Sendable func markRead(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
-        guard
-            let outcome = try await services.store.markRead(
-                userID: userID, id: context.parameter("id"), at: services.now())
-        else {
-            throw HTTPError.notificationNotFound
-        }
-        announce(outcome, for: userID)
+        let outcome = try await change(request, context, services.store.markRead(userID:id:at:))
         return try Response.json(outcome.notification)
     }
 
@@ -64,14 +57,7 @@ struct InboxRoutes {
     }
 
     @Sendable func delete(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
-        guard
-            let outcome = try await services.store.delete(
-                userID: userID, id: context.parameter("id"), at: services.now())
-        else {
-            throw HTTPError.notificationNotFound
-        }
-        announce(outcome, for: userID)
+        _ = try await change(request, context, services.store.delete(userID:id:at:))
         return .noContent()
     }
 
@@ -80,10 +66,21 @@ struct InboxRoutes {
         return try Response.json(try await services.store.counts(userID: userID))
     }
 
-    private func announce(_ outcome: ChangeOutcome, for userID: String) {
-        guard let event = outcome.event else { return }
-        services.hub.publish([event])
-        services.hub.countsChanged(for: userID)
+    /// Applies a change to the caller's notification `{id}` (404 when it is not theirs, deleted
+    /// or hidden) and tells their open streams.
+    private func change(
+        _ request: Request, _ context: RequestContext,
+        _ apply: (_ userID: String, _ id: String, _ at: Date) async throws -> ChangeOutcome?
+    ) async throws -> ChangeOutcome {
+        let userID = try services.auth.user(request)
+        guard let outcome = try await apply(userID, context.parameter("id"), services.now()) else {
+            throw HTTPError.notificationNotFound
+        }
+        if let event = outcome.event {
+            services.hub.publish([event])
+            services.hub.countsChanged(for: userID)
+        }
+        return outcome
     }
 
     private static func limit(_ raw: String?) throws -> Int {
