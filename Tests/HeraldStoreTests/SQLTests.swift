@@ -45,3 +45,19 @@ struct SQLTests {
         }
     }
 }
+
+@Suite("Statement preparation")
+struct StatementPreparationTests {
+    @Test("a SQL text holding a second statement is refused instead of half run")
+    func secondStatementRefused() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        #expect(throws: StoreError.self) {
+            try connection.executeUncached("CREATE TABLE a (x); CREATE TABLE b (y)")
+        }
+        try connection.executeUncached("CREATE TABLE c (z);  \n")
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { row in
+            row.text(0)
+        }
+        #expect(tables == ["c"])
+    }
+}

@@ -108,8 +108,13 @@ final class SQLiteConnection {
 
     private func rollback() {
         // A failed COMMIT or statement may already have ended the transaction.
-        if sqlite3_get_autocommit(handle) == 0 {
-            try? execute("ROLLBACK")
+        guard sqlite3_get_autocommit(handle) == 0 else { return }
+        do {
+            try execute("ROLLBACK")
+        } catch {
+            // A connection left inside a transaction would fail every later BEGIN: this is
+            // not recoverable in place, and continuing would only hide the cause.
+            preconditionFailure("ROLLBACK failed, the connection is unusable: \(error)")
         }
     }
 }
@@ -126,12 +131,19 @@ final class SQLiteStatement {
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let rc = sql.withCString { text in
-            sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+        let (rc, rest) = sql.withCString { text in
+            let rc = sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+            // What follows the first statement; it must be blank, or it would silently not run.
+            return (rc, tail.map { String(cString: $0) } ?? "")
         }
         try sqliteCheck(rc, db: db, sql: sql)
         guard let statement else {
             throw StoreError(code: .sqlite, resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql)
+        }
+        guard rest.allSatisfy(\.isWhitespace) else {
+            sqlite3_finalize(statement)
+            throw StoreError(
+                code: .sqlite, resultCode: SQLITE_MISUSE, message: "more than one statement in one SQL text", sql: sql)
         }
         self.handle = statement
         self.db = db
