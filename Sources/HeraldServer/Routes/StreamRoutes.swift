@@ -28,7 +28,9 @@ struct StreamRoutes {
                 missed = try await services.store.streamEvents(
                     userID: userID, afterSeq: resumeAfter, limit: Self.maxReplay + 1)
                 if missed.count > Self.maxReplay {
-                    let latest = missed[missed.count - 1].seq
+                    // The reset's id is the newest logged event, so a client that refetched
+                    // resumes from there rather than from somewhere inside what it skipped.
+                    let latest = try await services.store.latestStreamSeq(userID: userID)
                     missed = []
                     preamble +=
                         ServerSentEvent(id: String(latest), event: "reset", data: #"{"reason":"too_far_behind"}"#)
