@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "herald", targets: ["herald"]),
         .library(name: "HeraldModel", targets: ["HeraldModel"]),
+        .library(name: "HeraldKit", targets: ["HeraldKit"]),
+        .library(name: "HeraldKitTestSupport", targets: ["HeraldKitTestSupport"]),
     ],
     targets: [
         // System libraries, each behind a shim header.
@@ -27,6 +29,10 @@ let package = Package(
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
+        // The client SDK: screen models, their dependencies, the live API client.
+        .target(name: "HeraldKit", dependencies: ["HeraldModel"]),
+        // Test clock and strict fakes of every HeraldKit dependency.
+        .target(name: "HeraldKitTestSupport", dependencies: ["HeraldKit", "HeraldModel"]),
 
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto"]),
         .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
@@ -34,6 +40,12 @@ let package = Package(
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
+        ),
+        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
+        // The SDK's live client against a real `herald` process on loopback.
+        .testTarget(
+            name: "HeraldKitEndToEndTests",
+            dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,30 @@
+import HeraldModel
+
+/// Facts about the device and build that change behaviour.
+public struct PlatformFacts: Sendable, Equatable {
+    /// How the app was installed (Android: Play Store or sideloaded).
+    public enum InstallSource: String, Sendable, Equatable {
+        case appStore, playStore, testFlight, sideloaded, unknown
+    }
+
+    public var platform: DevicePlatform
+    /// Simulators and emulators have no push token (PUSH-06).
+    public var isSimulator: Bool
+    /// The installed app's semantic version.
+    public var appVersion: String
+    public var installSource: InstallSource?
+    public var locale: String?
+    public var timeZone: String?
+
+    public init(
+        platform: DevicePlatform, isSimulator: Bool = false, appVersion: String,
+        installSource: InstallSource? = nil, locale: String? = nil, timeZone: String? = nil
+    ) {
+        self.platform = platform
+        self.isSimulator = isSimulator
+        self.appVersion = appVersion
+        self.installSource = installSource
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+}
