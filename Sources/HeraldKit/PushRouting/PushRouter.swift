@@ -1,0 +1,98 @@
+import HeraldModel
+import Observation
+
+/// Routes tapped pushes (TAP-01..04, PUSH-08..10) and answers how a foreground push shows
+/// (PUSH-07). One handler for every provider and source (PUSH-12).
+///
+/// The app forwards each tap from its notification-response callback with
+/// ``notificationTapped(_:)``, whether the app was running or in the background (a callback
+/// off the main actor reads the payload with ``PushTap/init(payload:)`` first and hands the
+/// `Sendable` tap over), and calls ``authHydrated()`` once the session is known. Taps that
+/// arrive before that wait in ``queuedTaps``; the cold-launch tap is read once, then, and a
+/// tap already handled on an earlier launch is not replayed (PUSH-10).
+@MainActor @Observable public final class PushRouter {
+    /// The catalog that builds typed routes (app-config's).
+    public var catalog: Catalog
+    /// App-config's `deepLinks.allowedPrefixes`; update it when app-config loads.
+    public var allowedDeepLinkPrefixes: [String]
+    /// Whether auth hydration finished, so taps route at once.
+    public private(set) var isReady = false
+    /// Taps that arrived before ``authHydrated()``, oldest first.
+    public private(set) var queuedTaps: [PushTap] = []
+
+    @ObservationIgnored private var isHydrating = false
+    @ObservationIgnored private let navigator: Navigator
+    @ObservationIgnored private let storage: KeyValueStore
+    @ObservationIgnored private let lastNotificationResponse: @MainActor @Sendable () async -> PushTap?
+
+    /// - Parameters:
+    ///   - dependencies: the navigator opens routes; storage remembers the last handled tap.
+    ///   - lastNotificationResponse: the tap that launched the app, if any (Expo's
+    ///     `getLastNotificationResponseAsync`, read with ``PushTap/init(payload:)``). It may
+    ///     answer a tap an earlier launch already handled; that one is skipped.
+    public init(
+        dependencies: HeraldDependencies, catalog: Catalog, allowedDeepLinkPrefixes: [String],
+        lastNotificationResponse: @escaping @MainActor @Sendable () async -> PushTap?
+    ) {
+        self.navigator = dependencies.navigator
+        self.storage = dependencies.storage
+        self.catalog = catalog
+        self.allowedDeepLinkPrefixes = allowedDeepLinkPrefixes
+        self.lastNotificationResponse = lastNotificationResponse
+    }
+
+    /// A push arrived while the app is in the foreground (`willPresent`): it still shows a
+    /// banner and plays its sound (PUSH-07), stays in the list and updates the badge.
+    /// Nonisolated, so the delegate callback answers without hopping to the main actor.
+    nonisolated public func foregroundPushArrived() -> PushPresentationOptions {
+        [.banner, .list, .sound, .badge]
+    }
+
+    /// The person tapped a push (`didReceive`), the app running or in the background
+    /// (PUSH-08, PUSH-09). Answers `false` when the payload is not a Herald push.
+    @discardableResult public func notificationTapped(_ payload: [AnyHashable: Any]) -> Bool {
+        guard let tap = PushTap(payload: payload) else { return false }
+        notificationTapped(tap)
+        return true
+    }
+
+    /// The person tapped a push already read as a ``PushTap``.
+    public func notificationTapped(_ tap: PushTap) {
+        if isReady {
+            route(tap)
+        } else {
+            queuedTaps.append(tap)
+        }
+    }
+
+    /// Auth hydration finished (PUSH-10): reads the cold-launch tap once, then routes it and
+    /// every queued tap, each notification once. Later calls do nothing.
+    public func authHydrated() async {
+        guard !isReady, !isHydrating else { return }
+        isHydrating = true
+        let launchTap = await lastNotificationResponse()
+        isHydrating = false
+        isReady = true
+        var taps = queuedTaps
+        queuedTaps = []
+        if let launchTap, launchTap.notificationId != storage.string(StorageKey.handledPushNotificationId) {
+            taps.insert(launchTap, at: 0)
+        }
+        var routed: Set<String> = []
+        for tap in taps where routed.insert(tap.notificationId).inserted {
+            route(tap)
+        }
+    }
+
+    /// Opens the tap's route; any navigation error lands in the inbox (TAP-03). The
+    /// notification id is stored first, so a later launch never replays it.
+    private func route(_ tap: PushTap) {
+        storage.setString(tap.notificationId, StorageKey.handledPushNotificationId)
+        let route = PushTapRoute(tap: tap, catalog: catalog, allowedDeepLinkPrefixes: allowedDeepLinkPrefixes)
+        do {
+            try navigator.open(route.path)
+        } catch {
+            try? navigator.open(Catalog.inboxPath)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import HeraldKit
+import HeraldModel
+import Testing
+
+/// The server's preference calls, in memory and strict: a PATCH is validated against the
+/// catalog and merged exactly as `PATCH /v1/me/preferences` does (the account category is
+/// refused like the server's 400), the OS decision and the start-up sync follow the server's
+/// rules, and reads answer the stored preferences filled for the catalog (defaults until the
+/// first write). Any call can be made to fail or to hang on demand.
+@MainActor public final class FakePreferencesBackend {
+    /// One of the calls this backend answers.
+    public enum Call: Hashable, Sendable {
+        case read, update, recordPermission, syncPermission
+    }
+
+    /// How a hung call ends.
+    public enum Outcome: Sendable {
+        /// The call goes on as if it had never waited.
+        case proceed
+        /// The call throws.
+        case failure(any Error)
+    }
+
+    public let catalog: Catalog
+    /// What the server stored; `nil` until the first write.
+    public var stored: Preferences?
+    /// Every PATCH that arrived, in order, including refused and failed ones.
+    public private(set) var patches: [PreferencesPatch] = []
+    /// Every OS decision that arrived (`POST /v1/me/permission`), in order.
+    public private(set) var decisions: [Bool] = []
+    /// Every start-up sync that arrived (`POST /v1/me/permission/sync`), in order.
+    public private(set) var syncs: [PermissionStatus] = []
+    /// How many reads arrived.
+    public private(set) var reads = 0
+
+    private var nextFailures: [Call: any Error] = [:]
+    private var nextHangs: Set<Call> = []
+    private var hanging: [Call: CheckedContinuation<Outcome, Never>] = [:]
+
+    public init(catalog: Catalog = .standard, stored: Preferences? = nil) {
+        self.catalog = catalog
+        self.stored = stored
+    }
+
+    /// What a read answers now.
+    public var current: Preferences {
+        stored?.filled(catalog: catalog) ?? .defaults(catalog: catalog)
+    }
+
+    /// The next `call` throws `error` (a 500 unless told) and changes nothing.
+    public func failNext(_ call: Call, with error: any Error = HeraldAPIError.server()) {
+        nextFailures[call] = error
+    }
+
+    /// The next `call` waits until ``resume(_:with:)``.
+    public func hangNext(_ call: Call) {
+        nextHangs.insert(call)
+    }
+
+    /// Whether a `call` is waiting for ``resume(_:with:)``.
+    public func isHanging(_ call: Call) -> Bool {
+        hanging[call] != nil
+    }
+
+    /// Ends the hung `call`.
+    public func resume(_ call: Call, with outcome: Outcome = .proceed) {
+        guard let continuation = hanging.removeValue(forKey: call) else {
+            Issue.record("FakePreferencesBackend.resume(\(call)): no such call is hanging")
+            return
+        }
+        continuation.resume(returning: outcome)
+    }
+
+    /// `base` with the preference calls answered by this backend.
+    public func api(_ base: HeraldAPI = .failing) -> HeraldAPI {
+        var api = base
+        api.preferences = { [self] in
+            reads += 1
+            try await arrive(.read)
+            return current
+        }
+        api.updatePreferences = { [self] patch in
+            patches.append(patch)
+            try await arrive(.update)
+            do {
+                try patch.validate(catalog: catalog)
+            } catch let error as ValidationError {
+                throw HeraldAPIError(kind: .rejected, status: 400, code: error.code, message: error.message)
+            }
+            return write((stored ?? .defaults(catalog: catalog)).applying(patch))
+        }
+        api.recordPermission = { [self] granted in
+            decisions.append(granted)
+            try await arrive(.recordPermission)
+            return write((stored ?? .defaults(catalog: catalog)).recording(decision: granted))
+        }
+        api.syncPermission = { [self] status in
+            syncs.append(status)
+            try await arrive(.syncPermission)
+            guard let synced = current.syncing(status: status) else { return current }
+            return write(synced)
+        }
+        return api
+    }
+
+    /// Waits if the call was told to hang, then throws if it was told to fail.
+    private func arrive(_ call: Call) async throws {
+        if nextHangs.remove(call) != nil {
+            let outcome = await withCheckedContinuation { hanging[call] = $0 }
+            if case .failure(let error) = outcome { throw error }
+        }
+        if let error = nextFailures.removeValue(forKey: call) { throw error }
+    }
+
+    private func write(_ preferences: Preferences) -> Preferences {
+        stored = preferences
+        return current
+    }
+}

@@ -1,0 +1,182 @@
+import HeraldKit
+import HeraldKitTestSupport
+import HeraldModel
+import Testing
+
+@Suite("Push router: presentation and tap contexts")
+@MainActor struct PushRouterTests {
+    static func payload(id: String, type: String = "order.shipped", orderId: String = "o-7") -> [AnyHashable: Any] {
+        [
+            "aps": ["alert": ["title": "Shipped"]], "notificationId": id, "type": type, "hasDetail": "false",
+            "orderId": orderId,
+        ]
+    }
+
+    @Test("PUSH-07 a foreground push still shows a banner and plays a sound")
+    func foregroundPresentation() {
+        let router = PushRouter(
+            dependencies: .failing, catalog: .standard, allowedDeepLinkPrefixes: [],
+            lastNotificationResponse: { nil })
+        let options = router.foregroundPushArrived()
+
+        #expect(options.contains(.banner))
+        #expect(options.contains(.sound))
+        #expect(options == [.banner, .list, .sound, .badge])
+    }
+
+    @Test("PUSH-08 a tap while the app runs routes to the target")
+    func tapWhileRunning() async {
+        let app = PushRouterHarness()
+        await app.router.authHydrated()
+        let handled = app.router.notificationTapped(Self.payload(id: "n-1"))
+
+        #expect(handled)
+        #expect(app.navigator.openedPaths == ["/orders/o-7"])
+        #expect(app.storage.values[StorageKey.handledPushNotificationId] == "n-1")
+    }
+
+    @Test("PUSH-09 a tap while backgrounded routes the same way, to each push's own target")
+    func tapWhileBackgrounded() async {
+        let app = PushRouterHarness()
+        await app.router.authHydrated()
+        app.router.notificationTapped(Self.payload(id: "n-1"))
+        // The app went to the background; the still-running process gets the next tap.
+        app.router.notificationTapped(Self.payload(id: "n-2", type: "voucher.issued"))
+
+        #expect(app.navigator.openedPaths == ["/orders/o-7", "/discounts"])
+    }
+
+    @Test("PUSH-10 the cold-launch tap is read once, only after auth hydration, and routed")
+    func coldLaunchReadOnceAfterHydration() async {
+        let app = PushRouterHarness(launchTap: PushTap(data: ["notificationId": "n-9", "type": "loyalty.points"]))
+        #expect(app.launch.reads == 0)
+        #expect(app.navigator.openedPaths.isEmpty)
+
+        await app.router.authHydrated()
+        await app.router.authHydrated()
+
+        #expect(app.launch.reads == 1)
+        #expect(app.navigator.openedPaths == ["/loyalty"])
+    }
+
+    @Test("PUSH-10 the launching tap is not replayed on the next launch")
+    func launchTapNotReplayed() async {
+        let tap = PushTap(data: ["notificationId": "n-9", "type": "loyalty.points"])
+        let first = PushRouterHarness(launchTap: tap)
+        await first.router.authHydrated()
+        #expect(first.navigator.openedPaths == ["/loyalty"])
+
+        let next = PushRouterHarness(launchTap: tap, storage: first.storage)
+        await next.router.authHydrated()
+        #expect(next.launch.reads == 1)
+        #expect(next.navigator.openedPaths.isEmpty)
+    }
+
+    @Test("PUSH-10 a tap handled while running is not replayed as the next launch's response")
+    func warmTapNotReplayedAtLaunch() async {
+        let first = PushRouterHarness()
+        await first.router.authHydrated()
+        first.router.notificationTapped(Self.payload(id: "n-3"))
+
+        let next = PushRouterHarness(launchTap: PushTap(payload: Self.payload(id: "n-3")), storage: first.storage)
+        await next.router.authHydrated()
+        #expect(next.navigator.openedPaths.isEmpty)
+    }
+
+    @Test("PUSH-10 taps before auth hydration wait, then route in order, each notification once")
+    func tapsQueueUntilReady() async {
+        let launchTap = PushTap(payload: Self.payload(id: "n-1"))
+        let app = PushRouterHarness(launchTap: launchTap)
+        app.router.notificationTapped(Self.payload(id: "n-1"))
+        app.router.notificationTapped(Self.payload(id: "n-2", type: "promo.flash"))
+
+        #expect(app.router.queuedTaps.map(\.notificationId) == ["n-1", "n-2"])
+        #expect(app.navigator.openedPaths.isEmpty)
+
+        await app.router.authHydrated()
+
+        #expect(app.router.isReady)
+        #expect(app.router.queuedTaps.isEmpty)
+        #expect(app.navigator.openedPaths == ["/orders/o-7", "/"])
+    }
+
+    @Test("PUSH-12 pushes from every source share one contract and one handler")
+    func everySourceOneHandler() async {
+        let app = PushRouterHarness()
+        await app.router.authHydrated()
+        for (id, eventKind) in [("n-1", "task.assigned"), ("n-2", "agent.message"), ("n-3", "admin.broadcast")] {
+            var payload = Self.payload(id: id)
+            payload["eventKind"] = eventKind
+            #expect(PushTap(payload: payload)?.eventKind == eventKind)
+            app.router.notificationTapped(payload)
+        }
+        #expect(app.navigator.openedPaths == ["/orders/o-7", "/orders/o-7", "/orders/o-7"])
+    }
+
+    @Test("TAP-03 a navigation error lands in the inbox")
+    func navigationErrorLandsInInbox() async {
+        let app = PushRouterHarness()
+        app.navigator.failingPaths = ["/orders/o-7"]
+        await app.router.authHydrated()
+        app.router.notificationTapped(Self.payload(id: "n-1"))
+
+        #expect(app.navigator.openedPaths == ["/notifications"])
+    }
+
+    @Test("TAP-01 the router follows a deep link allowlisted by app-config, updated after launch")
+    func routerUsesTheAllowlist() async {
+        let app = PushRouterHarness()
+        await app.router.authHydrated()
+        var payload = Self.payload(id: "n-1")
+        payload["deepLink"] = "/loyalty/tiers"
+        app.router.notificationTapped(payload)
+        app.router.allowedDeepLinkPrefixes = ["/loyalty"]
+        payload["notificationId"] = "n-2"
+        app.router.notificationTapped(payload)
+
+        #expect(app.navigator.openedPaths == ["/orders/o-7", "/loyalty/tiers"])
+    }
+
+    @Test("A push that is not Herald's is left to the app")
+    func foreignPushIgnored() async {
+        let app = PushRouterHarness()
+        await app.router.authHydrated()
+
+        #expect(!app.router.notificationTapped(["aps": ["alert": "Hello"]]))
+        #expect(app.navigator.steps.isEmpty)
+        #expect(app.storage.values.isEmpty)
+    }
+}
+
+/// A push router over a recording navigator, in-memory storage and a scripted launch response.
+@MainActor private final class PushRouterHarness {
+    let navigator = RecordingNavigator()
+    let storage: InMemoryKeyValueStore
+    let launch: LaunchResponse
+    let router: PushRouter
+
+    init(launchTap: PushTap? = nil, storage: InMemoryKeyValueStore = InMemoryKeyValueStore()) {
+        self.storage = storage
+        let launch = LaunchResponse(launchTap)
+        self.launch = launch
+        var dependencies = HeraldDependencies.failing
+        dependencies.navigator = navigator.navigator
+        dependencies.storage = storage.store
+        router = PushRouter(
+            dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: [],
+            lastNotificationResponse: { launch.read() })
+    }
+}
+
+/// The OS's last notification response; counts how often it is read.
+@MainActor private final class LaunchResponse {
+    let tap: PushTap?
+    private(set) var reads = 0
+
+    init(_ tap: PushTap?) { self.tap = tap }
+
+    func read() -> PushTap? {
+        reads += 1
+        return tap
+    }
+}
