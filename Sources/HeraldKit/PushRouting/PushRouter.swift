@@ -88,7 +88,7 @@ import Observation
     /// notification id is stored first, so a later launch never replays it.
     private func route(_ tap: PushTap) {
         storage.setString(tap.notificationId, StorageKey.handledPushNotificationId)
-        let route = PushTapRoute(tap: tap, catalog: catalog, allowedDeepLinkPrefixes: allowedDeepLinkPrefixes)
+        let route = NotificationDestination(tap: tap, catalog: catalog, allowedPrefixes: allowedDeepLinkPrefixes)
         do {
             try navigator.open(route.path)
         } catch {

@@ -3,15 +3,15 @@ import HeraldModel
 import Testing
 
 @Suite("Push tap: where a tap leads")
-@MainActor struct PushTapRouteTests {
+@MainActor struct PushTapDestinationTests {
     static let allowed = ["myapp://orders/", "/loyalty"]
 
     static func route(
         _ type: String, data: [String: String] = [:], deepLink: String? = nil, hasDetail: Bool = false
-    ) -> PushTapRoute {
-        PushTapRoute(
+    ) -> NotificationDestination {
+        NotificationDestination(
             tap: PushTap(notificationId: "n-1", type: type, deepLink: deepLink, hasDetail: hasDetail, data: data),
-            catalog: .standard, allowedDeepLinkPrefixes: allowed)
+            catalog: .standard, allowedPrefixes: allowed)
     }
 
     @Test(
@@ -33,7 +33,8 @@ import Testing
             ("error.sync", [:], "/notifications"),
         ])
     func typedRoutes(type: String, data: [String: String], path: String) {
-        #expect(Self.route(type, data: data) == .typed(path: path))
+        let expected: NotificationDestination = path == "/notifications" ? .inbox : .typed(path: path)
+        #expect(Self.route(type, data: data) == expected)
         #expect(Self.route(type, data: data).path == path)
     }
 
@@ -49,11 +50,11 @@ import Testing
         #expect(Self.route("order.shipped", deepLink: "https://evil.example/orders/1") == .typed(path: "/orders"))
         #expect(
             Self.route("order.shipped", deepLink: "myapp://payments/1", hasDetail: true)
-                == .detail(notificationId: "n-1"))
-        let noPrefixes = PushTapRoute(
+                == .detail(id: "n-1"))
+        let noPrefixes = NotificationDestination(
             tap: PushTap(notificationId: "n-1", type: "general", deepLink: "/loyalty"), catalog: .standard,
-            allowedDeepLinkPrefixes: [""])
-        #expect(noPrefixes == .typed(path: "/notifications"), "an empty prefix allows nothing")
+            allowedPrefixes: [""])
+        #expect(noPrefixes == .inbox, "an empty prefix allows nothing")
     }
 
     @Test("TAP-02 general and unknown types fall back to the inbox")
@@ -66,9 +67,9 @@ import Testing
     @Test("TAP-04 rich content opens the detail page, like an inbox tap")
     func richContentOpensDetail() {
         let route = Self.route("order.shipped", data: ["orderId": "o-7"], hasDetail: true)
-        #expect(route == .detail(notificationId: "n-1"))
+        #expect(route == .detail(id: "n-1"))
         #expect(route.path == "/notifications/detail/n-1")
-        #expect(PushTapRoute.detailPath(notificationId: "a/b c") == "/notifications/detail/a%2Fb%20c")
+        #expect(NotificationDestination.detailPath(id: "a/b c") == "/notifications/detail/a%2Fb%20c")
     }
 
     @Test("TAP-04 a valid deep link still wins over the detail page")
