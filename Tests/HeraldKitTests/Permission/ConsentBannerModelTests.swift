@@ -114,10 +114,7 @@ import Testing
 
     @Test(
         "CONSENT-05 granted: a success toast, the sheet closes and the banner hides",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.authorized),
-            (.android, .deniedCanAskAgain, PermissionCases.androidGranted),
-        ])
+        arguments: PermissionCases.grants)
     func grantedClosesAndHides(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
     ) async {
@@ -135,10 +132,7 @@ import Testing
 
     @Test(
         "CONSENT-06 denied: a denied toast and the sheet closes",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.blocked),
-            (.android, .deniedCanAskAgain, .deniedCanAskAgain),
-        ])
+        arguments: PermissionCases.refusals)
     func deniedCloses(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
     ) async {
@@ -255,10 +249,7 @@ import Testing
 
     @Test(
         "EVENT-07 notification_permission_denied when the denial is confirmed",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.blocked),
-            (.android, .deniedCanAskAgain, .deniedCanAskAgain),
-        ])
+        arguments: PermissionCases.refusals)
     func deniedEvent(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
     ) async {

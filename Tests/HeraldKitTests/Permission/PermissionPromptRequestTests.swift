@@ -51,10 +51,8 @@ import Testing
 
     @Test(
         "PERM-03 granted: the modal closes and the grant is recorded",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.authorized),
-            (.ios, .notDetermined, NotificationPermissionState(authorization: .provisional, canAskAgain: false)),
-            (.android, .deniedCanAskAgain, PermissionCases.androidGranted),
+        arguments: PermissionCases.grants + [
+            (.ios, .notDetermined, NotificationPermissionState(authorization: .provisional, canAskAgain: false))
         ])
     func grantedCloses(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState

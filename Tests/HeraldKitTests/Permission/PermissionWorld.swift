@@ -73,6 +73,14 @@ enum PermissionCases {
     ]
     /// Android granted (Android keeps can-ask-again).
     static let androidGranted = NotificationPermissionState(authorization: .authorized, canAskAgain: true)
+    /// A first OS dialog that grants: platform, state before, state after.
+    static let grants: [(DevicePlatform, NotificationPermissionState, NotificationPermissionState)] = [
+        (.ios, .notDetermined, .authorized), (.android, .deniedCanAskAgain, androidGranted),
+    ]
+    /// A first OS dialog that refuses: iOS then blocks; Android could still ask again.
+    static let refusals: [(DevicePlatform, NotificationPermissionState, NotificationPermissionState)] = [
+        (.ios, .notDetermined, .blocked), (.android, .deniedCanAskAgain, .deniedCanAskAgain),
+    ]
     /// The OS has decided: granted in any form, or blocked.
     static let decided: [(DevicePlatform, NotificationPermissionState)] = [
         (.ios, .authorized), (.ios, .blocked),

@@ -9,6 +9,10 @@ import Testing
 
     nonisolated static let apnsToken = PushToken(value: "apns-token-1", provider: .apns, environment: .development)
     nonisolated static let fcmToken = PushToken(value: "fcm-token-1", provider: .fcm)
+    /// A granted device on each platform with the token its OS hands out.
+    nonisolated static let grantedDevices: [(DevicePlatform, NotificationPermissionState, PushToken)] = [
+        (.ios, .authorized, apnsToken), (.android, PermissionCases.androidGranted, fcmToken),
+    ]
 
     /// A world on `platform` whose OS reports `state`, with the device facts registration sends.
     private func world(
@@ -52,10 +56,7 @@ import Testing
 
     @Test(
         "PUSH-02 configured to ask at sign-in, the app asks when not yet granted, records the answer and registers",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.authorized),
-            (.android, .deniedCanAskAgain, PermissionCases.androidGranted),
-        ])
+        arguments: PermissionCases.grants)
     func asksAtSignIn(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
     ) async {
@@ -76,10 +77,7 @@ import Testing
 
     @Test(
         "PUSH-02 asking at sign-in, a refusal registers nothing",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.blocked),
-            (.android, .deniedCanAskAgain, .deniedCanAskAgain),
-        ])
+        arguments: PermissionCases.refusals)
     func refusalAtSignIn(
         platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
     ) async {
@@ -139,10 +137,8 @@ import Testing
 
     @Test(
         "PUSH-03 once granted, a push token is requested",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.authorized, apnsToken),
-            (.ios, NotificationPermissionState(authorization: .provisional, canAskAgain: false), apnsToken),
-            (.android, PermissionCases.androidGranted, fcmToken),
+        arguments: grantedDevices + [
+            (.ios, NotificationPermissionState(authorization: .provisional, canAskAgain: false), apnsToken)
         ])
     func grantedRequestsAToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
         let world = world(state, platform: platform)
@@ -194,10 +190,7 @@ import Testing
 
     @Test(
         "PUSH-04 the token is registered with the backend with its provider, platform, environment, app version, locale and time zone",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.authorized, apnsToken),
-            (.android, PermissionCases.androidGranted, fcmToken),
-        ])
+        arguments: grantedDevices)
     func registersTheToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
         let world = world(state, platform: platform)
         world.allowSync()
@@ -254,10 +247,7 @@ import Testing
 
     @Test(
         "PUSH-05 on cold start a rotated token is registered and remembered",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.authorized, apnsToken),
-            (.android, PermissionCases.androidGranted, fcmToken),
-        ])
+        arguments: grantedDevices)
     func coldStartRotatedToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
         let world = world(state, platform: platform)
         world.storage.values[StorageKey.registeredPushToken] = "old-token"
@@ -305,10 +295,7 @@ import Testing
 
     @Test(
         "PUSH-13 sign-out unregisters the device's token from the backend and forgets it",
-        arguments: [
-            (DevicePlatform.ios, NotificationPermissionState.authorized, apnsToken),
-            (.android, PermissionCases.androidGranted, fcmToken),
-        ])
+        arguments: grantedDevices)
     func signOutUnregisters(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
         let world = world(state, platform: platform)
         world.allowSync()
