@@ -1,0 +1,93 @@
+import Observation
+
+/// The Home banner that invites someone who was never asked to turn on notifications, and the
+/// consent sheet it opens (CONSENT-01..CONSENT-07), with its analytics (EVENT-01..EVENT-07).
+///
+/// Once the OS dialog has answered through the sheet, the soft ask is done: the dismissal
+/// marker is written, so the banner stays hidden on later launches too (CONSENT-02).
+@MainActor @Observable public final class ConsentBannerModel {
+    /// Whether the banner shows on Home.
+    public private(set) var isVisible = false
+    /// The toast over Home after the sheet closes.
+    public private(set) var toast: Toast?
+    private var isSheetPresented = false
+    private var isRequesting = false
+
+    @ObservationIgnored private let dependencies: HeraldDependencies
+
+    /// A hidden banner; ``homeAppeared()`` decides whether it shows.
+    public init(dependencies: HeraldDependencies) {
+        self.dependencies = dependencies
+    }
+
+    /// The banner's headline.
+    public var title: String { ConsentCopy.bannerTitle }
+    /// The banner's promotional line (CONSENT-01).
+    public var message: String { ConsentCopy.bannerMessage }
+
+    /// The consent sheet while it is presented.
+    public var sheet: ConsentSheet? {
+        isSheetPresented ? ConsentSheet(isRequesting: isRequesting) : nil
+    }
+
+    /// Home is on screen: the banner shows when the permission was never asked and the soft
+    /// ask is not done (CONSENT-01, CONSENT-02). A failed OS check hides it.
+    public func homeAppeared() async {
+        let visible = await dependencies.permissionOfferState() != nil
+        if visible && !isVisible { log(ConsentEvent.bannerShown) }
+        isVisible = visible
+    }
+
+    /// The banner was tapped: presents the consent sheet (CONSENT-03).
+    public func bannerTapped() {
+        guard isVisible, !isSheetPresented else { return }
+        log(ConsentEvent.bannerTapped)
+        isSheetPresented = true
+        log(ConsentEvent.sheetShown)
+    }
+
+    /// Accept: the OS dialog at once (CONSENT-04); its answer closes the sheet with a toast
+    /// (CONSENT-05, CONSENT-06) and is recorded with the backend (STORE-03).
+    public func acceptTapped() async {
+        guard isSheetPresented, !isRequesting else { return }
+        log(ConsentEvent.accepted)
+        isRequesting = true
+        let state: NotificationPermissionState
+        do {
+            state = try await dependencies.permission.request()
+        } catch {
+            closeSheet(showing: ConsentCopy.errorToast)
+            return
+        }
+        if state.isGranted {
+            log(ConsentEvent.permissionGranted)
+            closeSheet(showing: ConsentCopy.grantedToast)
+        } else {
+            log(ConsentEvent.permissionDenied)
+            closeSheet(showing: ConsentCopy.deniedToast)
+        }
+        isVisible = false
+        dependencies.storage.setFlag(StorageKey.permissionPromptDismissed)
+        await dependencies.recordPermissionDecision(state)
+    }
+
+    /// Cancel: the sheet closes and the banner stays (CONSENT-07).
+    public func cancelTapped() { sheetClosedWithoutAnswer() }
+
+    /// The sheet was swiped away: like Cancel (CONSENT-07).
+    public func sheetSwipedAway() { sheetClosedWithoutAnswer() }
+
+    private func sheetClosedWithoutAnswer() {
+        guard isSheetPresented, !isRequesting else { return }
+        isSheetPresented = false
+        log(ConsentEvent.cancelled)
+    }
+
+    private func closeSheet(showing toast: Toast) {
+        isRequesting = false
+        isSheetPresented = false
+        self.toast = toast
+    }
+
+    private func log(_ name: String) { dependencies.analytics.log(name) }
+}

@@ -1,0 +1,343 @@
+import HeraldKit
+import HeraldKitTestSupport
+import HeraldModel
+import Testing
+
+@Suite("Push registration")
+@MainActor struct PushRegistrarTests {
+    struct Failed: Error {}
+
+    nonisolated static let apnsToken = PushToken(value: "apns-token-1", provider: .apns, environment: .development)
+    nonisolated static let fcmToken = PushToken(value: "fcm-token-1", provider: .fcm)
+    /// A granted device on each platform with the token its OS hands out.
+    nonisolated static let grantedDevices: [(DevicePlatform, NotificationPermissionState, PushToken)] = [
+        (.ios, .authorized, apnsToken), (.android, PermissionCases.androidGranted, fcmToken),
+    ]
+
+    /// A world on `platform` whose OS reports `state`, with the device facts registration sends.
+    private func world(
+        _ state: NotificationPermissionState, platform: DevicePlatform = .ios, simulator: Bool = false
+    ) -> PermissionWorld {
+        let world = PermissionWorld(state, platform: platform)
+        world.dependencies.platform = PlatformFacts(
+            platform: platform, isSimulator: simulator, appVersion: "2.4.1", installSource: .appStore,
+            locale: "nl-NL", timeZone: "Europe/Amsterdam")
+        return world
+    }
+
+    @Test(
+        "PUSH-01 mounting the signed-in shell starts registration by checking the permission",
+        arguments: PermissionCases.undecided)
+    func mountChecksPermission(platform: DevicePlatform, state: NotificationPermissionState) async {
+        let world = world(state, platform: platform)
+        if platform == .android { world.allowSync() }
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        #expect(world.system.stateReads == 0)
+
+        await registrar.shellMounted()
+
+        #expect(world.system.stateReads == 1)
+        #expect(world.system.requests == 0)
+        #expect(registrar.status == .notGranted)
+        #expect(!registrar.isTokenRegistered)
+    }
+
+    @Test("PUSH-01 a failed permission check stops registration")
+    func failedCheckStops() async {
+        let world = world(.authorized)
+        world.system.stateError = Failed()
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(registrar.status == .failed)
+        #expect(world.tokens.requests == 0)
+    }
+
+    @Test(
+        "PUSH-02 configured to ask at sign-in, the app asks when not yet granted, records the answer and registers",
+        arguments: PermissionCases.grants)
+    func asksAtSignIn(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
+    ) async {
+        let world = world(before, platform: platform)
+        world.system.nextAnswer = .state(after)
+        world.allowRecordingDecisions()
+        if platform == .android { world.allowSync() }
+        world.allowRegistering(platform == .ios ? Self.apnsToken : Self.fcmToken)
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.system.requests == 1)
+        #expect(world.backend.decisions == [true])
+        #expect(world.backend.registrations.count == 1)
+        #expect(registrar.status == .registered)
+    }
+
+    @Test(
+        "PUSH-02 asking at sign-in, a refusal registers nothing",
+        arguments: PermissionCases.refusals)
+    func refusalAtSignIn(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
+    ) async {
+        let world = world(before, platform: platform)
+        world.system.nextAnswer = .state(after)
+        world.allowRecordingDecisions()
+        if platform == .android { world.allowSync() }
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.backend.decisions == [false])
+        #expect(registrar.status == .notGranted)
+    }
+
+    @Test("PUSH-02 asking at sign-in, an OS request that throws registers nothing")
+    func requestErrorAtSignIn() async {
+        let world = world(.notDetermined)
+        world.system.nextAnswer = .failure(Failed())
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(registrar.status == .failed)
+    }
+
+    @Test(
+        "PUSH-02 every other presentation never asks at start-up",
+        arguments: [
+            PermissionPresentation.softAskModal, .homeBanner,
+        ])
+    func otherPresentationsNeverAsk(presentation: PermissionPresentation) async {
+        let world = world(.notDetermined)
+        let registrar = PushRegistrar(presentation: presentation, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.system.requests == 0)
+        #expect(registrar.status == .notGranted)
+    }
+
+    @Test(
+        "PUSH-02 asking at sign-in does not ask when the OS will no longer show its dialog",
+        arguments: [
+            (DevicePlatform.ios, NotificationPermissionState.blocked), (.android, .blocked),
+        ])
+    func noAskWhenBlocked(platform: DevicePlatform, state: NotificationPermissionState) async {
+        let world = world(state, platform: platform)
+        world.allowSync()
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.system.requests == 0)
+        #expect(registrar.status == .notGranted)
+    }
+
+    @Test(
+        "PUSH-03 once granted, a push token is requested",
+        arguments: grantedDevices + [
+            (.ios, NotificationPermissionState(authorization: .provisional, canAskAgain: false), apnsToken)
+        ])
+    func grantedRequestsAToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
+        let world = world(state, platform: platform)
+        world.allowSync()
+        world.allowRegistering(token)
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.tokens.requests == 1)
+        #expect(world.system.requests == 0)
+        #expect(registrar.status == .registered)
+    }
+
+    @Test("PUSH-03 a grant made after start-up (soft ask, banner or Settings) registers when the app becomes active")
+    func laterGrantRegistersOnActivation() async {
+        let world = world(.notDetermined)
+        world.allowRegistering(Self.apnsToken)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted()
+        #expect(registrar.status == .notGranted)
+
+        world.system.current = .authorized
+        await registrar.appBecameActive()
+        #expect(registrar.status == .registered)
+        #expect(world.backend.registrations.map(\.token) == ["apns-token-1"])
+
+        await registrar.appBecameActive()
+        #expect(world.system.stateReads == 2)
+        #expect(world.tokens.requests == 1)
+    }
+
+    @Test("PUSH-03 a failed token request registers nothing; the next mount tries again")
+    func tokenFailureRetries() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        world.tokens.error = Failed()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+        #expect(registrar.status == .failed)
+        #expect(world.backend.registrations.isEmpty)
+
+        world.tokens.error = nil
+        await registrar.shellMounted()
+        #expect(registrar.status == .registered)
+    }
+
+    @Test(
+        "PUSH-04 the token is registered with the backend with its provider, platform, environment, app version, locale and time zone",
+        arguments: grantedDevices)
+    func registersTheToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
+        let world = world(state, platform: platform)
+        world.allowSync()
+        world.allowRegistering(token)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(
+            world.backend.registrations == [
+                DeviceRegistration(
+                    token: token.value, provider: token.provider, platform: platform, environment: token.environment,
+                    appVersion: "2.4.1", locale: "nl-NL", timeZone: "Europe/Amsterdam")
+            ])
+        #expect(world.storedToken == token.value)
+        #expect(registrar.registeredToken == token.value)
+        #expect(registrar.isTokenRegistered)
+    }
+
+    @Test("PUSH-04 a failed registration stores nothing, and the next mount registers")
+    func registrationFailureRetries() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        world.backend.registerError = HeraldAPIError.offline()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+        #expect(registrar.status == .failed)
+        #expect(world.storedToken == nil)
+
+        world.backend.registerError = nil
+        await registrar.shellMounted()
+        #expect(world.backend.registrations.count == 2)
+        #expect(world.storedToken == "apns-token-1")
+    }
+
+    @Test("PUSH-05 on cold start the token is read again and not re-registered when it did not rotate")
+    func coldStartSameToken() async {
+        let world = world(.authorized)
+        world.storage.values[StorageKey.registeredPushToken] = "apns-token-1"
+        world.allowSync()
+        world.tokens.token = Self.apnsToken
+        world.dependencies.pushToken = world.tokens.client
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        #expect(registrar.isTokenRegistered)
+
+        await registrar.shellMounted()
+
+        #expect(world.tokens.requests == 1)
+        #expect(registrar.status == .registered)
+        #expect(world.storedToken == "apns-token-1")
+    }
+
+    @Test(
+        "PUSH-05 on cold start a rotated token is registered and remembered",
+        arguments: grantedDevices)
+    func coldStartRotatedToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
+        let world = world(state, platform: platform)
+        world.storage.values[StorageKey.registeredPushToken] = "old-token"
+        world.allowSync()
+        world.allowRegistering(token)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.backend.registrations.map(\.token) == [token.value])
+        #expect(world.storedToken == token.value)
+        #expect(registrar.registeredToken == token.value)
+    }
+
+    @Test(
+        "PUSH-06 simulator builds skip the token request and registration still completes without errors",
+        arguments: [
+            DevicePlatform.ios, .android,
+        ])
+    func simulatorSkipsTheToken(platform: DevicePlatform) async {
+        let state = platform == .ios ? NotificationPermissionState.authorized : PermissionCases.androidGranted
+        let world = world(state, platform: platform, simulator: true)
+        world.allowSync()
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+        await registrar.appBecameActive()
+
+        #expect(registrar.status == .skippedOnSimulator)
+        #expect(!registrar.isTokenRegistered)
+    }
+
+    @Test("PUSH-06 on a simulator, asking at sign-in still shows the OS dialog")
+    func simulatorStillAsks() async {
+        let world = world(.notDetermined, simulator: true)
+        world.system.nextAnswer = .state(.authorized)
+        world.allowRecordingDecisions()
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted()
+
+        #expect(world.system.requests == 1)
+        #expect(registrar.status == .skippedOnSimulator)
+    }
+
+    @Test(
+        "PUSH-13 sign-out unregisters the device's token from the backend and forgets it",
+        arguments: grantedDevices)
+    func signOutUnregisters(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
+        let world = world(state, platform: platform)
+        world.allowSync()
+        world.allowRegistering(token)
+        world.allowUnregistering()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted()
+
+        await registrar.signingOut()
+
+        #expect(world.backend.unregistered == [token.value])
+        #expect(world.storedToken == nil)
+        #expect(!registrar.isTokenRegistered)
+        #expect(registrar.status == .idle)
+    }
+
+    @Test("PUSH-13 a failed unregister still forgets the token, so the next account registers afresh")
+    func failedUnregisterStillForgets() async {
+        let world = world(.authorized)
+        world.storage.values[StorageKey.registeredPushToken] = "apns-token-1"
+        world.allowUnregistering()
+        world.backend.unregisterError = HeraldAPIError.offline()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.signingOut()
+        #expect(world.backend.unregistered == ["apns-token-1"])
+        #expect(world.storedToken == nil)
+
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let nextAccount = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await nextAccount.shellMounted()
+        #expect(world.backend.registrations.map(\.token) == ["apns-token-1"])
+    }
+
+    @Test("PUSH-13 signing out with no registered token calls nothing")
+    func signOutWithoutToken() async {
+        let world = world(.notDetermined)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.signingOut()
+
+        #expect(world.storedToken == nil)
+    }
+}
