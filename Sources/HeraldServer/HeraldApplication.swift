@@ -56,6 +56,7 @@ public final class HeraldApplication: Sendable {
         EventRoutes(services: services).register(in: &router)
         AppConfigRoutes(services: services).register(in: &router)
         PublisherRoutes(services: services).register(in: &router)
+        PushPreviewRoutes(services: services).register(in: &router)
         return router
     }
 

@@ -43,6 +43,12 @@ public protocol HeraldStore: Sendable {
     func delete(userID: String, id: String, at: Date) async throws -> ChangeOutcome?
     func counts(userID: String) async throws -> Counts
 
+    // MARK: Publisher reads
+
+    /// The notification `id` as its publisher sees it: whoever received it, hidden or deleted,
+    /// with its push options. `nil` when no row has that id.
+    func publishedNotification(id: String) async throws -> StoredNotification?
+
     // MARK: Live-update log, for SSE Last-Event-ID resume
 
     /// Events of `userID` with `seq > afterSeq`, oldest first, at most `limit`.
@@ -202,6 +208,26 @@ public struct RenderedInboxPage: Sendable, Equatable {
         self.lastSeq = lastSeq
         self.hasMore = hasMore
         self.counts = counts
+    }
+}
+
+/// One notification row as its publisher sees it.
+public struct StoredNotification: Sendable, Equatable {
+    public var userID: String
+    /// The row with its detail and current read and seen times.
+    public var notification: InboxNotification
+    /// The push options it was published with.
+    public var push: PushOptions?
+    /// An `admin.*` row no app user sees.
+    public var hidden: Bool
+    public var deleted: Bool
+
+    public init(userID: String, notification: InboxNotification, push: PushOptions?, hidden: Bool, deleted: Bool) {
+        self.userID = userID
+        self.notification = notification
+        self.push = push
+        self.hidden = hidden
+        self.deleted = deleted
     }
 }
 

@@ -158,3 +158,28 @@ extension JSONDecoder {
         return decoder
     }
 }
+
+@Suite("Publisher reads")
+struct PublisherReadTests {
+    @Test("a notification reads back by id alone, with its recipient, push options, detail, hidden and deleted flags")
+    func publishedNotification() async throws {
+        try await withStore { (store) async throws in
+            let push = PushOptions(send: true, priority: .normal, ttlSeconds: 60, collapseId: "c", sound: "default")
+            _ = try await store.publish(
+                [
+                    note("n1", user: "u1", detail: NotificationDetail(html: "<p>hi</p>"), push: push),
+                    note("n2", user: "u2", type: "admin.audit", category: nil),
+                ], idempotency: nil)
+            _ = try await store.delete(userID: "u1", id: "n1", at: at(5))
+            let first = try #require(try await store.publishedNotification(id: "n1"))
+            #expect(first.userID == "u1")
+            #expect(first.push == push)
+            #expect(first.notification.detail?.html == "<p>hi</p>")
+            #expect(first.notification.hasDetail)
+            #expect(first.deleted && !first.hidden)
+            let hidden = try #require(try await store.publishedNotification(id: "n2"))
+            #expect(hidden.userID == "u2" && hidden.hidden && !hidden.deleted && hidden.push == nil)
+            #expect(try await store.publishedNotification(id: "missing") == nil)
+        }
+    }
+}

@@ -438,6 +438,23 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/notifications/{id}/push-preview": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "Notification id (one recipient's row)."}],
+              "get": {
+                "operationId": "pushPreview",
+                "tags": ["publisher"],
+                "summary": "What APNs, FCM and Expo would receive for this notification: the same data for every provider, title and body cut to 150 characters, the recipient's current unseen count as badge. Device tokens are left out. Any row of any recipient, including deleted and admin.* rows.",
+                "security": [{"apiKey": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PushPreview"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
             "/v1/users/{id}/devices": {
               "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."}],
               "get": {
@@ -812,6 +829,92 @@ enum OpenAPIDocument {
                   "ttlSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 2419200},
                   "collapseId": {"type": ["string", "null"], "maxLength": 64},
                   "sound": {"type": ["string", "null"]}
+                }
+              },
+              "PushData": {
+                "type": "object",
+                "description": "The data every provider carries, string values. Publisher data keys never replace the routing keys; keys a provider reserves (aps, from, message_type, notification, collapse_key, google*, gcm*) are left out.",
+                "required": ["notificationId", "type", "hasDetail"],
+                "properties": {
+                  "notificationId": {"type": "string"},
+                  "type": {"type": "string"},
+                  "deepLink": {"type": "string"},
+                  "hasDetail": {"type": "string", "enum": ["true", "false"]},
+                  "eventKind": {"type": "string", "description": "The event kind, echoed; the publisher's data.eventKind."}
+                },
+                "additionalProperties": {"type": "string"}
+              },
+              "PushAPS": {
+                "type": "object",
+                "required": ["alert"],
+                "properties": {
+                  "alert": {
+                    "type": "object",
+                    "required": ["title", "body"],
+                    "properties": {"title": {"type": "string", "maxLength": 150}, "body": {"type": "string", "maxLength": 150}}
+                  },
+                  "sound": {"type": "string"},
+                  "badge": {"type": "integer", "minimum": 0, "description": "The recipient's unseen count."}
+                }
+              },
+              "PushPreview": {
+                "type": "object",
+                "required": ["data", "apns", "fcm", "expo"],
+                "properties": {
+                  "data": {"$ref": "#/components/schemas/PushData"},
+                  "apns": {
+                    "type": "object",
+                    "description": "APNs body: aps, and the data keys at the top level.",
+                    "required": ["aps"],
+                    "properties": {"aps": {"$ref": "#/components/schemas/PushAPS"}},
+                    "additionalProperties": {"type": "string"}
+                  },
+                  "fcm": {
+                    "type": "object",
+                    "description": "FCM HTTP v1 body (message.token left out).",
+                    "required": ["message"],
+                    "properties": {
+                      "message": {
+                        "type": "object",
+                        "required": ["notification", "data", "android", "apns"],
+                        "properties": {
+                          "notification": {"type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"}}},
+                          "data": {"$ref": "#/components/schemas/PushData"},
+                          "android": {
+                            "type": "object",
+                            "required": ["priority"],
+                            "properties": {
+                              "priority": {"type": "string", "enum": ["HIGH", "NORMAL"]},
+                              "ttl": {"type": "string", "description": "Seconds, e.g. 3600s."},
+                              "collapse_key": {"type": "string"},
+                              "notification": {"type": "object", "properties": {"sound": {"type": "string"}}}
+                            }
+                          },
+                          "apns": {
+                            "type": "object",
+                            "properties": {
+                              "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                              "payload": {"type": "object", "properties": {"aps": {"$ref": "#/components/schemas/PushAPS"}}}
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "expo": {
+                    "type": "object",
+                    "description": "Expo push message (to left out).",
+                    "required": ["title", "body", "data", "priority"],
+                    "properties": {
+                      "title": {"type": "string"},
+                      "body": {"type": "string"},
+                      "data": {"$ref": "#/components/schemas/PushData"},
+                      "sound": {"type": "string"},
+                      "badge": {"type": "integer", "minimum": 0},
+                      "priority": {"type": "string", "enum": ["high", "normal"]},
+                      "ttl": {"type": "integer", "minimum": 0}
+                    }
+                  }
                 }
               },
               "QuietHours": {

@@ -197,6 +197,23 @@ extension SQLiteStore {
         }
     }
 
+    public func publishedNotification(id: String) async throws -> StoredNotification? {
+        try read { db in
+            try db.queryOne(
+                """
+                SELECT \(Self.itemColumns), detail, user_id, push, hidden, deleted_at FROM notifications
+                WHERE id = \(id)
+                """
+            ) { row throws(StoreError) in
+                var item = try Self.inboxItem(row).item
+                item.detail = try row.optionalJSON(NotificationDetail.self, 12)
+                return StoredNotification(
+                    userID: row.text(13), notification: item, push: try row.optionalJSON(PushOptions.self, 14),
+                    hidden: row.bool(15), deleted: !row.isNull(16))
+            }
+        }
+    }
+
     /// The user's own non-hidden row, deleted or not.
     private static func ownRow(_ db: SQLiteConnection, userID: String, id: String) throws
         -> (seq: Int64, item: InboxNotification, deleted: Bool)?

@@ -1,0 +1,136 @@
+import Foundation
+import HeraldModel
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `GET /v1/me/stream` as one ``LiveEvent`` sequence that outlives connections.
+///
+/// Each connection asks for the current token and sends `Last-Event-ID` (the id of the last
+/// event dispatched, across connections), so the server replays what was missed. When a
+/// connection ends it reconnects after the ``ReconnectPolicy`` delay. It stops for good only
+/// when the token is missing or refused (401: ``HeraldAPIError/Kind/unauthenticated``), when
+/// the server refuses the request with another 4xx, or when the consumer stops iterating
+/// (the connection is closed). A `Last-Event-ID` the server no longer accepts is dropped and
+/// surfaced as `.reset`, like a replay that would be too long.
+struct LiveEventSource: Sendable {
+    var url: URL
+    var token: @Sendable () async -> String?
+    var transport: EventStreamTransport
+    var policy: ReconnectPolicy
+    /// A connection silent this long is dropped and replaced.
+    var idleTimeout: Duration
+
+    /// What carries over from one connection to the next.
+    struct State: Sendable, Equatable {
+        var lastEventID = ""
+        var retry: Duration
+        /// Attempts in a row that did not open a stream.
+        var failures = 0
+    }
+
+    /// How one connection ended.
+    enum Outcome: Sendable {
+        case reconnect
+        case finish(HeraldAPIError)
+        case cancelled
+    }
+
+    /// The events; iteration ends by the rules above.
+    func events() -> AsyncThrowingStream<LiveEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LiveEvent.self)
+        let task = Task { await run(continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    func run(_ continuation: AsyncThrowingStream<LiveEvent, any Error>.Continuation) async {
+        var state = State(retry: policy.initialRetry)
+        while !Task.isCancelled {
+            switch await connect(&state, continuation) {
+            case .cancelled:
+                continuation.finish()
+                return
+            case .finish(let error):
+                continuation.finish(throwing: error)
+                return
+            case .reconnect:
+                do {
+                    try await policy.sleep(policy.delay(retry: state.retry, failures: state.failures))
+                } catch {
+                    continuation.finish()
+                    return
+                }
+            }
+        }
+        continuation.finish()
+    }
+
+    /// Runs one connection to its end.
+    func connect(
+        _ state: inout State, _ continuation: AsyncThrowingStream<LiveEvent, any Error>.Continuation
+    ) async -> Outcome {
+        guard let token = await token() else { return .finish(.unauthenticated("Not signed in.")) }
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.timeoutInterval = idleTimeout.timeoutInterval
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if !state.lastEventID.isEmpty { request.setValue(state.lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+
+        var parser = ServerSentEventParser(lastEventID: state.lastEventID)
+        var status: Int?
+        var errorBody = Data()
+        do {
+            for try await part in transport.open(request) {
+                switch part {
+                case .head(let code):
+                    status = code
+                    if code == 200 { state.failures = 0 }
+                case .body(let bytes) where status == 200:
+                    for message in parser.feed(bytes) {
+                        state.lastEventID = message.lastEventID
+                        if let event = LiveEventDecoding.event(message) { continuation.yield(event) }
+                    }
+                    state.lastEventID = parser.lastEventID
+                    if let retry = parser.retry { state.retry = .milliseconds(retry) }
+                case .body(let bytes):
+                    if errorBody.count < 65_536 { errorBody.append(bytes) }
+                }
+            }
+        } catch {
+            if Task.isCancelled || HeraldAPIError.transport(error) is CancellationError { return .cancelled }
+            if status != 200 { state.failures += 1 }
+            return .reconnect
+        }
+        if Task.isCancelled { return .cancelled }
+        return outcome(status: status, body: errorBody, &state, continuation)
+    }
+
+    /// What to do after a connection that the server ended with `status`.
+    private func outcome(
+        status: Int?, body: Data, _ state: inout State,
+        _ continuation: AsyncThrowingStream<LiveEvent, any Error>.Continuation
+    ) -> Outcome {
+        guard let status, status != 200 else {
+            // An open stream that ended: reconnect after the server's retry.
+            if status == nil { state.failures += 1 }
+            return .reconnect
+        }
+        let error = HeraldAPIError(status: status, body: body)
+        switch status {
+        case 400 where error.code == "invalid_last_event_id" && !state.lastEventID.isEmpty:
+            state.lastEventID = ""
+            state.failures += 1
+            continuation.yield(.reset)
+            return .reconnect
+        case 408, 429, 500...:
+            state.failures += 1
+            return .reconnect
+        default:
+            return .finish(error)
+        }
+    }
+}

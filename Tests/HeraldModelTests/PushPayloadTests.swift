@@ -1,0 +1,189 @@
+import Foundation
+import HeraldModel
+import Testing
+
+@Suite("Push payload contract")
+struct PushPayloadTests {
+    static let created = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func notification(
+        title: String = "Your order shipped", body: String = "Arrives Friday",
+        data: [String: String] = ["orderId": "42"], deepLink: String? = "/orders/42", hasDetail: Bool = true
+    ) -> InboxNotification {
+        InboxNotification(
+            id: "n-1", type: "order.shipped", category: "orders", title: title, body: body, data: data,
+            deepLink: deepLink, hasDetail: hasDetail, createdAt: created)
+    }
+
+    static let options = PushOptions(
+        send: true, priority: .normal, ttlSeconds: 3600, collapseId: "order-42", sound: "chime.caf")
+
+    /// Encodes `value` and reads it back as a JSON object.
+    static func object(_ value: some Encodable) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(value))
+        return try #require(json as? [String: Any])
+    }
+
+    @Test("PUSH-11 data carries the routing keys as strings and echoes the event kind")
+    func routingKeys() {
+        let data = PushData(notification: Self.notification(), eventKind: "order.shipped.webhook").dictionary
+        #expect(
+            data == [
+                "notificationId": "n-1", "type": "order.shipped", "deepLink": "/orders/42", "hasDetail": "true",
+                "eventKind": "order.shipped.webhook", "orderId": "42",
+            ])
+        let plain = PushData(notification: Self.notification(data: [:], deepLink: nil, hasDetail: false)).dictionary
+        #expect(plain == ["notificationId": "n-1", "type": "order.shipped", "hasDetail": "false"])
+        // Without an explicit kind, the publisher's own `eventKind` is echoed.
+        let echoed = PushData(notification: Self.notification(data: ["eventKind": "task.assigned"]))
+        #expect(echoed.eventKind == "task.assigned")
+        #expect(echoed.dictionary["eventKind"] == "task.assigned")
+    }
+
+    @Test("PUSH-11 every provider shows the title and body cut to 150 characters")
+    func truncatedEverywhere() throws {
+        let long = String(repeating: "x", count: 300)
+        let payload = PushPayload(notification: Self.notification(title: long, body: long))
+        let cut = String(repeating: "x", count: 149) + "…"
+        #expect(payload.apns.aps.alert == APNsPayload.Alert(title: cut, body: cut))
+        let fcm = payload.fcm(token: "t", now: Self.created).message
+        #expect(fcm.notification == FCMMessage.Notification(title: cut, body: cut))
+        #expect(fcm.apns.payload.aps.alert.title == cut)
+        let expo = payload.expo(to: "ExponentPushToken[x]")
+        #expect(expo.title == cut && expo.body == cut)
+    }
+
+    @Test("PUSH-12 every provider carries the same data")
+    func sameDataEverywhere() throws {
+        let payload = PushPayload(
+            notification: Self.notification(data: ["orderId": "42", "eventKind": "k"]), badge: 3, options: Self.options)
+        let expected = payload.data.dictionary
+        var apns = try Self.object(payload.apns)
+        apns["aps"] = nil
+        #expect(apns as? [String: String] == expected, "APNs: the data at the top level beside aps")
+        let fcm = try Self.object(payload.fcm(token: "t", now: Self.created))
+        #expect((fcm["message"] as? [String: Any])?["data"] as? [String: String] == expected)
+        let expo = try Self.object(payload.expo(to: "ExponentPushToken[x]"))
+        #expect(expo["data"] as? [String: String] == expected)
+        let preview = payload.preview(now: Self.created)
+        #expect(preview.data == expected)
+        #expect(preview.apns.data == expected && preview.fcm.message.data == expected && preview.expo.data == expected)
+    }
+
+    @Test("PUSH-12 publisher keys never override the routing keys; keys a provider reserves are left out")
+    func reservedKeys() {
+        let data = PushData(
+            notificationId: "n-1", type: "order.shipped", hasDetail: false,
+            publisherData: [
+                "notificationId": "evil", "type": "evil", "deepLink": "https://evil.example", "hasDetail": "true",
+                "eventKind": "evil", "aps": "x", "from": "x", "message_type": "x", "google.c.a": "x", "gcm.n": "x",
+                "orderId": "42",
+            ])
+        #expect(
+            data.dictionary == [
+                "notificationId": "n-1", "type": "order.shipped", "hasDetail": "false", "orderId": "42",
+            ])
+        // An explicit event kind wins over the publisher's.
+        let explicit = PushData(notification: Self.notification(data: ["eventKind": "publisher"]), eventKind: "server")
+        #expect(explicit.dictionary["eventKind"] == "server")
+    }
+
+    @Test("PUSH-12 a device's data reads back into the contract; without an id or a type it is not ours")
+    func readBack() throws {
+        let original = PushData(notification: Self.notification(), eventKind: "k")
+        #expect(PushData(original.dictionary) == original)
+        let decoded = try JSONDecoder().decode(PushData.self, from: try JSONEncoder().encode(original))
+        #expect(decoded == original)
+        #expect(decoded.publisherData == ["orderId": "42"])
+        #expect(PushData(["type": "order.shipped"]) == nil)
+        #expect(PushData(["notificationId": "n-1"]) == nil)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PushData.self, from: Data(#"{"a":"b"}"#.utf8)) }
+    }
+
+    @Test("APNs: aps.alert, sound, the unseen count as badge, and the data at the top level")
+    func apnsBody() throws {
+        let payload = PushPayload(notification: Self.notification(), badge: 7, options: Self.options)
+        let json = try Self.object(payload.apns)
+        let aps = try #require(json["aps"] as? [String: Any])
+        #expect(aps["alert"] as? [String: String] == ["title": "Your order shipped", "body": "Arrives Friday"])
+        #expect(aps["sound"] as? String == "chime.caf")
+        #expect(aps["badge"] as? Int == 7)
+        #expect(json["notificationId"] as? String == "n-1")
+        #expect(json["orderId"] as? String == "42")
+        let decoded = try JSONDecoder().decode(APNsPayload.self, from: try JSONEncoder().encode(payload.apns))
+        #expect(decoded == payload.apns)
+
+        // Without options: no sound key, no badge when the count is unknown.
+        let silent = try Self.object(PushPayload(notification: Self.notification()).apns)
+        #expect((silent["aps"] as? [String: Any])?.keys.sorted() == ["alert"])
+    }
+
+    @Test("APNs headers: alert push type, priority 10 or 5, expiration from the TTL, collapse id, a stable apns-id")
+    func apnsHeaders() {
+        let now = Self.created
+        let normal = PushPayload(notification: Self.notification(), options: Self.options)
+        #expect(
+            normal.apnsHeaders(topic: "com.example.app", id: "D-1", now: now) == [
+                "apns-push-type": "alert", "apns-topic": "com.example.app", "apns-priority": "5",
+                "apns-expiration": "1800003600", "apns-collapse-id": "order-42", "apns-id": "D-1",
+            ])
+        let urgent = PushPayload(notification: Self.notification())
+        #expect(
+            urgent.apnsHeaders(topic: "t", id: "D-2", now: now) == [
+                "apns-push-type": "alert", "apns-topic": "t", "apns-priority": "10", "apns-id": "D-2",
+            ])
+        let once = PushPayload(notification: Self.notification(), options: PushOptions(send: true, ttlSeconds: 0))
+        #expect(once.apnsHeaders(topic: "t", id: "D-3", now: now)["apns-expiration"] == "0")
+    }
+
+    @Test("FCM v1: message.notification, message.data, android priority, TTL and collapse key, apns override")
+    func fcmBody() throws {
+        let payload = PushPayload(notification: Self.notification(), badge: 2, options: Self.options)
+        let json = try Self.object(payload.fcm(token: "fcm-token", now: Self.created))
+        let message = try #require(json["message"] as? [String: Any])
+        #expect(message["token"] as? String == "fcm-token")
+        #expect(
+            message["notification"] as? [String: String] == ["title": "Your order shipped", "body": "Arrives Friday"])
+        let android = try #require(message["android"] as? [String: Any])
+        #expect(android["priority"] as? String == "NORMAL")
+        #expect(android["ttl"] as? String == "3600s")
+        #expect(android["collapse_key"] as? String == "order-42")
+        #expect(android["notification"] as? [String: String] == ["sound": "chime.caf"])
+        let apns = try #require(message["apns"] as? [String: Any])
+        #expect((apns["headers"] as? [String: String])?["apns-priority"] == "5")
+        #expect((apns["headers"] as? [String: String])?["apns-collapse-id"] == "order-42")
+        let overrideAPS = (apns["payload"] as? [String: Any])?["aps"] as? [String: Any]
+        #expect(overrideAPS?["badge"] as? Int == 2)
+        #expect(payload.fcm(token: nil, now: Self.created).message.apns.payload.aps == payload.apns.aps)
+
+        let urgent = try Self.object(PushPayload(notification: Self.notification()).fcm(token: nil, now: Self.created))
+        let urgentMessage = try #require(urgent["message"] as? [String: Any])
+        #expect(urgentMessage["token"] == nil, "a preview has no token")
+        #expect(urgentMessage["android"] as? [String: String] == ["priority": "HIGH"])
+    }
+
+    @Test("Expo: to, title, body, data, sound, badge, priority and ttl")
+    func expoBody() throws {
+        let payload = PushPayload(notification: Self.notification(), badge: 4, options: Self.options)
+        let json = try Self.object(payload.expo(to: "ExponentPushToken[abc]"))
+        #expect(json["to"] as? String == "ExponentPushToken[abc]")
+        #expect(json["title"] as? String == "Your order shipped")
+        #expect(json["body"] as? String == "Arrives Friday")
+        #expect(json["sound"] as? String == "chime.caf")
+        #expect(json["badge"] as? Int == 4)
+        #expect(json["priority"] as? String == "normal")
+        #expect(json["ttl"] as? Int == 3600)
+        #expect(json["data"] as? [String: String] == payload.data.dictionary)
+        let plain = try Self.object(PushPayload(notification: Self.notification()).expo(to: nil))
+        #expect(plain.keys.sorted() == ["body", "data", "priority", "title"])
+        #expect(plain["priority"] as? String == "high")
+    }
+
+    @Test("the preview round-trips through JSON")
+    func previewCoding() throws {
+        let preview = PushPayload(notification: Self.notification(), badge: 1, options: Self.options)
+            .preview(now: Self.created)
+        let decoded = try JSONDecoder().decode(PushPreview.self, from: try JSONEncoder().encode(preview))
+        #expect(decoded == preview)
+    }
+}
