@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// A tapped Herald push, read from its `data`: the same string contract for every provider
 /// and every source (PUSH-11, PUSH-12):
 /// `{notificationId, type, deepLink?, hasDetail ("true"/"false"), eventKind?, ...publisher data}`.
@@ -27,17 +29,14 @@ public struct PushTap: Sendable, Equatable {
         self.data = data
     }
 
-    /// Reads the contract from a `data` map; `nil` when `notificationId` or `type` is missing
-    /// or empty (not a Herald push). Empty `deepLink` and `eventKind` count as absent.
+    /// Reads the contract from a `data` map with the rules of ``PushData``; `nil` when
+    /// `notificationId` or `type` is missing or empty (not a Herald push). Empty `deepLink` and
+    /// `eventKind` count as absent.
     public init?(data: [String: String]) {
-        guard let notificationId = data[Key.notificationId], !notificationId.isEmpty,
-            let type = data[Key.type], !type.isEmpty
-        else { return nil }
+        guard let contract = PushData(data) else { return nil }
         self.init(
-            notificationId: notificationId, type: type,
-            deepLink: data[Key.deepLink].flatMap { $0.isEmpty ? nil : $0 },
-            hasDetail: data[Key.hasDetail] == "true",
-            eventKind: data[Key.eventKind].flatMap { $0.isEmpty ? nil : $0 },
+            notificationId: contract.notificationId, type: contract.type, deepLink: contract.deepLink,
+            hasDetail: contract.hasDetail, eventKind: contract.eventKind.flatMap { $0.isEmpty ? nil : $0 },
             data: data
         )
     }
