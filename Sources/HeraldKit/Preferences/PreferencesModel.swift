@@ -206,7 +206,7 @@ import Observation
     /// was stored, the start-up sync rules bring the master switch in line. A failed sync
     /// leaves the preferences as stored.
     private func synced(_ stored: Preferences) async -> Preferences {
-        let status = permission.syncStatus
+        let status = PermissionStatus(permission.authorization)
         guard stored.syncing(status: status) != nil else { return stored }
         return (try? await dependencies.api.syncPermission(status)) ?? stored
     }

@@ -4,10 +4,11 @@ import Synchronization
 /// The `herald` executable built beside the test bundle, run as a child process.
 ///
 /// Nothing here blocks a Swift concurrency thread: pipes are read on threads of their own and
-/// exits are awaited through `terminationHandler` (as in the server's ProcessTests).
-enum HeraldExecutable {
+/// exits are awaited through `terminationHandler` (blocking both cooperative threads in
+/// `waitUntilExit` can starve the very callbacks that report the exit).
+public enum HeraldExecutable {
     /// The `herald` built beside the test bundle.
-    static var url: URL {
+    public static var url: URL {
         var directory = Bundle.main.bundleURL
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("herald").path),
             directory.pathComponents.count > 1
@@ -19,7 +20,7 @@ enum HeraldExecutable {
 
     /// Runs one `herald` command to its end and answers its standard output; throws when it
     /// exits with a failure.
-    static func run(_ arguments: [String]) async throws -> String {
+    public static func run(_ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -38,14 +39,14 @@ enum HeraldExecutable {
         let status = await exit.stream.first { _ in true } ?? -1
         let text = await stdout
         guard status == 0 else {
-            throw EndToEndError.commandFailed(
+            throw HeraldProcessError.commandFailed(
                 "herald \(arguments.joined(separator: " ")) exited \(status): \(await stderr)")
         }
         return text
     }
 
     /// Reads `handle` to its end on a thread of its own.
-    static func readToEnd(_ handle: FileHandle) async -> String {
+    public static func readToEnd(_ handle: FileHandle) async -> String {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var data = Data()
@@ -61,14 +62,20 @@ enum HeraldExecutable {
 }
 
 /// One running `herald serve`: its port, its exit, and everything it wrote to stderr.
-final class HeraldProcess: Sendable {
-    let port: Int
+public final class HeraldProcess: Sendable {
+    public let port: Int
     private let process: Process
     private let exited: Task<Int32, Never>
     private let log: Mutex<String>
 
     /// Everything the server logged so far.
-    var stderr: String { log.withLock { $0 } }
+    public var stderr: String { log.withLock { $0 } }
+
+    /// Whether the process exited by itself or was ended by a signal (valid once it exited).
+    public var terminationReason: Process.TerminationReason { process.terminationReason }
+
+    /// The process id, to send signals.
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     private init(process: Process, port: Int, exited: Task<Int32, Never>, log: String) {
         self.process = process
@@ -79,7 +86,7 @@ final class HeraldProcess: Sendable {
 
     /// Starts `herald serve` on `port` (0: a free one) and waits for its start-up line. A server
     /// that does not start within `deadline` is killed and the start fails.
-    static func start(
+    public static func start(
         database: String, secret: String, port: Int = 0, deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
         let process = Process()
@@ -96,7 +103,7 @@ final class HeraldProcess: Sendable {
             exitStatus.continuation.finish()
         }
         guard FileManager.default.isExecutableFile(atPath: HeraldExecutable.url.path) else {
-            throw EndToEndError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
+            throw HeraldProcessError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
         }
         try process.run()
         let exited = Task { await exitStatus.stream.first { _ in true } ?? -1 }
@@ -125,7 +132,7 @@ final class HeraldProcess: Sendable {
         else {
             process.terminate()
             _ = await exited.value
-            throw EndToEndError.startFailed(startup)
+            throw HeraldProcessError.startFailed(startup)
         }
         let server = HeraldProcess(process: process, port: bound, exited: exited, log: startup)
         Thread.detachNewThread {
@@ -140,25 +147,21 @@ final class HeraldProcess: Sendable {
 
     /// Sends `signal` (SIGKILL: a crash; SIGTERM: a clean stop) and waits for the exit.
     @discardableResult
-    func stop(signal: Int32 = SIGTERM) async -> Int32 {
+    public func stop(signal: Int32 = SIGTERM) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         return await exited.value
     }
 }
 
-/// Why the end-to-end harness could not do its part.
-enum EndToEndError: Error, CustomStringConvertible {
+/// Why a `herald` child process could not do its part.
+public enum HeraldProcessError: Error, CustomStringConvertible {
     case startFailed(String)
     case commandFailed(String)
-    case timedOut(String)
-    case socket(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .startFailed(let log): "herald did not start: \(log)"
         case .commandFailed(let message): message
-        case .timedOut(let what): "timed out waiting for \(what)"
-        case .socket(let message): message
         }
     }
 }
