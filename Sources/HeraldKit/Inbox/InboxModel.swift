@@ -140,11 +140,19 @@ import Observation
         loadNextPage()
     }
 
-    /// A row was tapped: it is marked read (its dot goes) and its destination opens. A row
-    /// without destination does nothing (INBOX-08, INBOX-09).
+    /// A row was tapped: its dot goes and its destination opens. A row without destination does
+    /// nothing (INBOX-08, INBOX-09). The detail page marks its notification read itself, after
+    /// it loaded the notification as unread, so it can show the New badge (DETAIL-05); every
+    /// other destination is marked read from here.
     public func rowTapped(id: String) {
         guard let item = feed.visibleItem(id: id), let destination = destination(of: item) else { return }
-        if item.readAt == nil { markRead(id: id) }
+        if item.readAt == nil {
+            if case .detail = destination {
+                feed.apply(NotificationChange(id: id, readAt: dependencies.clock.now()))
+            } else {
+                markRead(id: id)
+            }
+        }
         // A path the router cannot build leaves the person in the inbox, where they already are.
         try? dependencies.navigator.open(destination.path)
     }

@@ -82,6 +82,20 @@ import Testing
         #expect(inbox.navigator.openedPaths == ["/notifications/detail/rich"])
     }
 
+    @Test("DETAIL-05 an unread row with a detail page loses its dot, but the page marks it read and shows New")
+    func detailRowLeavesMarkReadToThePage() async {
+        let inbox = InboxHarness([
+            notification("rich", type: "promo.sale", age: 1, detail: NotificationDetail(html: "<p>Hi</p>"))
+        ])
+        await inbox.appear()
+        inbox.model.rowTapped(id: "rich")
+        await inbox.clock.settle()
+        #expect(inbox.navigator.openedPaths == ["/notifications/detail/rich"])
+        #expect(inbox.model.rows.map(\.showsUnreadDot) == [false])
+        #expect(inbox.backend.calls(to: .markRead).isEmpty)
+        #expect(inbox.backend.stored(id: "rich")?.readAt == nil)
+    }
+
     @Test("INBOX-10 types without a catalog category show under All only")
     func uncategorisedUnderAllOnly() async {
         let inbox = InboxHarness([
