@@ -28,6 +28,16 @@ public struct ServerSentEvent: Sendable, Equatable {
         return Array(text.utf8)
     }
 
+    /// A frame without data: it sets the client's last event id (when `id` is given) and its
+    /// reconnection time (when `retry` is given), and dispatches no event. A stream that starts
+    /// with an id lets a client that drops before any event arrived resume from that point.
+    public static func fields(id: String? = nil, retry: Int? = nil) -> [UInt8] {
+        var text = ""
+        if let id { text += "id: \(singleLine(id))\n" }
+        if let retry { text += "retry: \(retry)\n" }
+        return Array((text + "\n").utf8)
+    }
+
     /// A comment line (ignored by clients), used as a heartbeat.
     public static func comment(_ text: String) -> [UInt8] {
         Array(":\(singleLine(text))\n\n".utf8)

@@ -191,6 +191,12 @@ public final class SSEConnection: Sendable {
         try await connection.reader.nextEvent(deadline: .now + timeout, skipComments: true)
     }
 
+    /// The last event id a browser would send as `Last-Event-ID` on reconnecting: the latest
+    /// `id` of the frames read so far, data-less ones included (`""`: none yet).
+    public var lastEventID: String {
+        get async { await connection.reader.lastEventID }
+    }
+
     /// Disconnects.
     public func close() {
         connection.close()

@@ -176,7 +176,8 @@ actor ResponseReader {
     private var pendingID: String?
     private var pendingEvent: String?
     private var pendingData: [String] = []
-    private var pendingHasFields = false
+    /// The last event id as a browser keeps it: the latest `id` field of a completed frame.
+    private(set) var lastEventID = ""
 
     func beginEventStream(framing: Framing) {
         self.framing = framing
@@ -225,14 +226,17 @@ actor ResponseReader {
             eventBuffer.removeSubrange(...newline)
 
             if line.isEmpty {
-                guard pendingHasFields else { continue }
-                let event = SSEEvent(
+                // As in the SSE rules: a completed frame sets the last event id when it has one,
+                // and dispatches an event only when it has data.
+                if let pendingID { lastEventID = pendingID }
+                defer {
+                    pendingID = nil
+                    pendingEvent = nil
+                    pendingData = []
+                }
+                guard !pendingData.isEmpty else { continue }
+                return SSEEvent(
                     id: pendingID, event: pendingEvent, data: pendingData.joined(separator: "\n"), isComment: false)
-                pendingID = nil
-                pendingEvent = nil
-                pendingData = []
-                pendingHasFields = false
-                return event
             }
             if line.hasPrefix(":") {
                 var text = line.dropFirst()
@@ -255,7 +259,6 @@ actor ResponseReader {
             case "data": pendingData.append(String(value))
             default: continue
             }
-            pendingHasFields = true
         }
         return nil
     }

@@ -49,6 +49,22 @@ import Testing
         }
     }
 
+    @Test func aFrameWithoutDataSetsTheLastEventIDAndDispatchesNothing() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openStream("/events")
+            defer { connection.close() }
+            let stream = try #require(streams.values.first)
+            stream.write(ServerSentEvent.fields(id: "5", retry: 3000))
+            stream.send(ServerSentEvent(event: "counts", data: "{}"))
+            #expect(try await connection.next() == SSEEvent(event: "counts", data: "{}"))
+            #expect(await connection.lastEventID == "5")
+            stream.send(ServerSentEvent(id: "6", data: "x"))
+            #expect(try await connection.next() == SSEEvent(id: "6", data: "x"))
+            #expect(await connection.lastEventID == "6")
+        }
+    }
+
     @Test func finishEndsTheResponse() async throws {
         let streams = Collector<ResponseStream>()
         try await withServer(routes: Self.streamRoutes(streams)) { server in

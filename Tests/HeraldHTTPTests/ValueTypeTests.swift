@@ -78,6 +78,10 @@ import Testing
             String(decoding: event.bytes, as: UTF8.self)
                 == "id: 7\nevent: notification\nretry: 3000\ndata: a\ndata: b\n\n")
         #expect(String(decoding: ServerSentEvent.comment("ping"), as: UTF8.self) == ":ping\n\n")
+        #expect(
+            String(decoding: ServerSentEvent.fields(id: "12\n", retry: 3000), as: UTF8.self)
+                == "id: 12\nretry: 3000\n\n")
+        #expect(String(decoding: ServerSentEvent.fields(retry: 3000), as: UTF8.self) == "retry: 3000\n\n")
     }
 
     @Test func errorBodiesAreExactJSON() throws {

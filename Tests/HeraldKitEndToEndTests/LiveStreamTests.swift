@@ -147,6 +147,34 @@ struct LiveStreamTests {
         }
     }
 
+    @Test(
+        "after the server is killed and restarted before any notification reached the client, what was published while it was away arrives, once, without a reset"
+    )
+    func resumesAfterRestartBeforeAnyNotification() async throws {
+        try await withEndToEndServer { server in
+            let token = try await server.token(for: "alice")
+            // Alice has history the app already loaded: the stream must resume after it, not from 0.
+            let earlier = try await server.publish(to: "alice", title: "Earlier")
+            let gate = ReconnectGate()
+            let recorder = LiveEventRecorder(server.client(token: token, reconnect: gate.policy).liveEvents())
+            defer { recorder.cancel() }
+            #expect(try await recorder.next() == .counts(Counts(unread: 1, unseen: 1)), "subscribed; no event yet")
+
+            await server.crash()
+            #expect(try await gate.nextRequest() == .seconds(3))
+            // While the client waits, the server comes back and notifications are published without it.
+            try await server.restart()
+            let first = try await server.publish(to: "alice", title: "First")
+            let second = try await server.publish(to: "alice", title: "Second")
+            gate.open()
+
+            // The stream's opening id makes the server replay: both arrive, in order, and nothing older.
+            let replayed = [try await recorder.next(), try await recorder.next()].map { $0.map(Self.createdID) }
+            #expect(replayed == [first, second] && !replayed.contains(earlier))
+            #expect(try await recorder.next() == .counts(Counts(unread: 3, unseen: 3)))
+        }
+    }
+
     @Test("with real (shortened) waits, the client finds the restarted server by itself")
     func reconnectsByItself() async throws {
         try await withEndToEndServer { server in

@@ -76,6 +76,41 @@ struct StreamTests {
         }
     }
 
+    @Test(
+        "a new stream starts with the id of the user's newest logged event, so a drop before any notification resumes without a gap"
+    )
+    func freshStreamCarriesResumePoint() async throws {
+        try await withServer { server in
+            let auth = ("Authorization", "Bearer \(try server.token("alice"))")
+            let key = try await server.apiKey()
+            try await server.publish(to: ["alice"], title: "before", key: key)
+            let probe = try await server.client.openStream("/v1/me/stream", headers: [auth, ("Last-Event-ID", "0")])
+            let newest = try #require(try await Self.next("notification.created", from: probe).id)
+            probe.close()
+
+            let first = try await server.client.openStream("/v1/me/stream", headers: [auth])
+            // The preamble dispatches nothing: the first event is counts, which has no id of its own.
+            let counts = try #require(try await first.nextEvent(timeout: .seconds(5)))
+            #expect(counts.event == "counts" && counts.id == nil)
+            #expect(await first.lastEventID == newest, "the preamble carries the newest logged sequence")
+            let bob = try await server.client.openStream(
+                "/v1/me/stream", headers: [("Authorization", "Bearer \(try server.token("bob"))")])
+            _ = try await Self.next("counts", from: bob)
+            #expect(await bob.lastEventID == "0", "a user without events starts at 0")
+            bob.close()
+            // The connection drops before any notification event arrived; things happen meanwhile.
+            let resumeID = await first.lastEventID
+            first.close()
+            let missed = try await server.publish(to: ["alice"], title: "missed", key: key)[0]
+
+            let resumed = try await server.client.openStream(
+                "/v1/me/stream", headers: [auth, ("Last-Event-ID", resumeID)])
+            defer { resumed.close() }
+            let replayed = try await Self.next("notification.created", from: resumed)
+            #expect(replayed.data.contains(missed) && !replayed.data.contains("before"))
+        }
+    }
+
     @Test("a heartbeat comment is sent at the configured interval")
     func heartbeat() async throws {
         try await withServer(configure: { $0.heartbeatInterval = .milliseconds(50) }) { server in

@@ -24,6 +24,7 @@ public enum LiveEvent: Sendable, Equatable {
     case updated(NotificationChange)
     /// `counts`: the user's current counts.
     case counts(Counts)
-    /// `reset`: too many events were missed; refetch the inbox.
+    /// Refetch the inbox: the server sent `reset` (too many events were missed), or the stream
+    /// reconnected without a point to resume from, so what happened meanwhile is unknown.
     case reset
 }

@@ -191,7 +191,7 @@ enum OpenAPIDocument {
                   {
                     "name": "Last-Event-ID",
                     "in": "header",
-                    "description": "Resume after this event id.",
+                    "description": "Resume after this event id: the last id the stream sent, its opening frame's included.",
                     "schema": {"type": "string", "pattern": "^[0-9]+$"}
                   },
                   {
@@ -203,7 +203,7 @@ enum OpenAPIDocument {
                 ],
                 "responses": {
                   "200": {
-                    "description": "text/event-stream. Starts with `retry: 3000`, replays the logged events after Last-Event-ID (when more than 500 were missed it sends one `reset` event instead: refetch the inbox), sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: {id, readAt, seenAt, deleted}), `counts` (no id; data: Counts JSON, the current counts after every change), `reset` (id: the latest sequence; data: {reason}). A `: heartbeat` comment every 15 s. The stream ends when the user token expires; a user holds at most 16 streams (a 17th closes the oldest).",
+                    "description": "text/event-stream. Without Last-Event-ID it opens with a frame without data, `id: <the user's newest event sequence, 0 when none>` and `retry: 3000`, which sets the client's last event id without dispatching an event: a client that drops before any event arrived resumes from there and misses nothing. With Last-Event-ID it replays the logged events after it (when more than 500 were missed it sends one `reset` event instead: refetch the inbox), then `retry: 3000`. Then it sends `counts` and goes live. Events: `notification.created` (id: event sequence; data: the InboxNotification JSON), `notification.updated` (id: event sequence; data: {id, readAt, seenAt, deleted}), `counts` (no id; data: Counts JSON, the current counts after every change), `reset` (id: the latest sequence; data: {reason}). A `: heartbeat` comment every 15 s. The stream ends when the user token expires; a user holds at most 16 streams (a 17th closes the oldest).",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}}
                   },
                   "400": {"$ref": "#/components/responses/BadRequest"},

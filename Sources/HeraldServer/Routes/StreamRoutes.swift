@@ -4,6 +4,11 @@ import HeraldModel
 import HeraldStore
 
 /// `GET /v1/me/stream`: live updates as Server-Sent Events, resumable with `Last-Event-ID`.
+///
+/// Every stream has a resume point from its first frame on: a new one starts with a data-less
+/// `id: <the user's newest logged sequence>` frame, so a client that drops before any event
+/// arrived still sends `Last-Event-ID` and misses nothing; a resumed one keeps the client's id
+/// (the replayed events move it on).
 struct StreamRoutes {
     let services: Services
 
@@ -23,6 +28,9 @@ struct StreamRoutes {
         services.hub.subscribe(subscriber)
         var missed: [StreamEventRecord] = []
         var preamble = ServerSentEvent.comment(" herald live updates")
+        // The id a new stream starts at; read after subscribing, so whatever is logged later
+        // reaches this stream live.
+        var startID: String?
         do {
             if let resumeAfter {
                 missed = try await services.store.streamEvents(
@@ -36,13 +44,15 @@ struct StreamRoutes {
                         ServerSentEvent(id: String(latest), event: "reset", data: #"{"reason":"too_far_behind"}"#)
                         .bytes
                 }
+            } else {
+                startID = String(try await services.store.latestStreamSeq(userID: userID))
             }
         } catch {
             services.hub.unsubscribe(subscriber)
             stream.finish()
             throw error
         }
-        preamble += Array("retry: 3000\n\n".utf8)
+        preamble += ServerSentEvent.fields(id: startID, retry: 3000)
         subscriber.finishReplay(preamble: preamble, missed)
         services.hub.countsChanged(for: userID)
         var headers = HTTPHeaders()

@@ -23,6 +23,17 @@ struct LiveEventSourceTests {
             idleTimeout: .seconds(45))
     }
 
+    /// The preamble of a new Herald stream: a comment, then a frame without data that sets the
+    /// last event id to the user's newest logged event and the reconnection time.
+    static func preamble(id: Int, retry: Int = 3000) -> String {
+        ": herald live updates\n\nid: \(id)\nretry: \(retry)\n\n"
+    }
+
+    /// A `counts` frame as Herald writes it: no id of its own.
+    static func counts(_ unread: Int, _ unseen: Int) -> String {
+        "event: counts\ndata: {\"unread\":\(unread),\"unseen\":\(unseen)}\n\n"
+    }
+
     static let created =
         #"{"id":"n-1","type":"order.shipped","category":"orders","title":"Shipped","body":"Soon","data":{"orderId":"42"},"#
         + #""deepLink":null,"hasDetail":false,"createdAt":"2026-11-29T10:00:00Z","readAt":null,"seenAt":null}"#
@@ -35,7 +46,7 @@ struct LiveEventSourceTests {
         #expect(connection.header("Authorization") == "Bearer token-1")
         #expect(connection.header("Accept") == "text/event-stream")
         #expect(connection.header("Last-Event-ID") == nil)
-        connection.open(sending: ": herald live updates\n\nretry: 3000\n\n")
+        connection.open(sending: Self.preamble(id: 0))
         connection.send("id: 1\nevent: notification.created\ndata: \(Self.created)\n\n: heartbeat\n\n")
         connection.send("event: future.thing\ndata: {}\n\n")
         connection.send(
@@ -74,10 +85,16 @@ struct LiveEventSourceTests {
         var sleeps = sleeper.requests.makeAsyncIterator()
 
         let first = try #require(await connections.next())
-        first.open(sending: "retry: 1500\n\nid: 41\nevent: counts\ndata: {\"unread\":1,\"unseen\":1}\n\n")
+        first.open(sending: Self.preamble(id: 40, retry: 1500) + Self.counts(0, 0))
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)))
+        first.send("id: 41\nevent: notification.created\ndata: \(Self.created)\n\n" + Self.counts(1, 1))
+        guard case .created = try await events.next() else {
+            Issue.record("expected created")
+            return
+        }
         #expect(try await events.next() == .counts(Counts(unread: 1, unseen: 1)))
         // An event cut off by the drop does not move the id.
-        first.send("id: 42\nevent: counts\ndata: {\"unread\":2,")
+        first.send("id: 42\nevent: notification.updated\ndata: {\"id\":\"n-1\",")
         first.server.finish()
 
         #expect(await sleeps.next() == .milliseconds(1500))
@@ -85,8 +102,62 @@ struct LiveEventSourceTests {
         sleeper.wake()
         let second = try #require(await connections.next())
         #expect(second.header("Last-Event-ID") == "41")
-        second.open(sending: "id: 42\nevent: counts\ndata: {\"unread\":2,\"unseen\":2}\n\n")
-        #expect(try await events.next() == .counts(Counts(unread: 2, unseen: 2)))
+        // A resumed stream's preamble has no id of its own; the replay follows.
+        second.open(
+            sending: ": herald live updates\n\nretry: 3000\n\nid: 42\nevent: notification.updated\n"
+                + #"data: {"id":"n-1","readAt":null,"seenAt":null,"deleted":true}"# + "\n\n")
+        #expect(try await events.next() == .updated(NotificationChange(id: "n-1", deleted: true)))
+    }
+
+    @Test("a drop before any notification event resumes from the id of the server's preamble, with no reset")
+    func resumesFromThePreambleID() async throws {
+        var events = source().events().makeAsyncIterator()
+        var connections = transport.connections.makeAsyncIterator()
+        var sleeps = sleeper.requests.makeAsyncIterator()
+
+        let first = try #require(await connections.next())
+        first.open(sending: Self.preamble(id: 17) + Self.counts(0, 0))
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)))
+        first.server.finish()
+        #expect(await sleeps.next() == .seconds(3))
+        sleeper.wake()
+
+        let second = try #require(await connections.next())
+        #expect(second.header("Last-Event-ID") == "17")
+        second.open(sending: "retry: 3000\n\nid: 18\nevent: notification.created\ndata: \(Self.created)\n\n")
+        let next = try await events.next()
+        guard case .created(let notification) = next else {
+            Issue.record("expected the replayed created, got \(String(describing: next))")
+            return
+        }
+        #expect(notification.id == "n-1")
+    }
+
+    @Test("a stream that reopens without any event id after one had opened yields reset, once, so the app refetches")
+    func reopeningWithoutAnIDResets() async throws {
+        var events = source().events().makeAsyncIterator()
+        var connections = transport.connections.makeAsyncIterator()
+        var sleeps = sleeper.requests.makeAsyncIterator()
+
+        // A server that sends no id before its first event (or a drop before its first frame).
+        let first = try #require(await connections.next())
+        first.open(sending: ": herald live updates\n\nretry: 3000\n\n" + Self.counts(0, 0))
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)), "no reset on the first stream")
+        first.server.finish()
+        _ = await sleeps.next()
+        sleeper.wake()
+        // An attempt that fails before opening changes nothing.
+        let refused = try #require(await connections.next())
+        #expect(refused.header("Last-Event-ID") == nil)
+        refused.refuse(503, code: "unavailable")
+        _ = await sleeps.next()
+        sleeper.wake()
+
+        let second = try #require(await connections.next())
+        #expect(second.header("Last-Event-ID") == nil)
+        second.open(sending: Self.preamble(id: 5) + Self.counts(1, 1))
+        #expect(try await events.next() == .reset, "when the new stream opens: a refetch then misses nothing")
+        #expect(try await events.next() == .counts(Counts(unread: 1, unseen: 1)))
     }
 
     @Test("attempts that fail in a row back off with jitter up to the cap; an opened stream starts over")
@@ -159,23 +230,23 @@ struct LiveEventSourceTests {
         var sleeps = sleeper.requests.makeAsyncIterator()
         let first = try #require(await connections.next())
         #expect(first.header("Authorization") == "Bearer token-a")
-        first.open()
+        first.open(sending: Self.preamble(id: 0))
         first.server.finish()
         _ = await sleeps.next()
         sleeper.wake()
         let second = try #require(await connections.next())
         #expect(second.header("Authorization") == "Bearer token-b")
-        second.open(sending: "event: reset\ndata: {}\n\n")
-        #expect(try await events.next() == .reset)
+        second.open(sending: Self.counts(0, 0))
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)))
     }
 
-    @Test("a Last-Event-ID the server refuses is dropped and surfaced as reset")
+    @Test("a Last-Event-ID the server refuses is dropped, and the stream that opens without it yields reset")
     func refusedLastEventID() async throws {
         var events = source().events().makeAsyncIterator()
         var connections = transport.connections.makeAsyncIterator()
         var sleeps = sleeper.requests.makeAsyncIterator()
         let first = try #require(await connections.next())
-        first.open(sending: "id: 77\nevent: counts\ndata: {\"unread\":0,\"unseen\":0}\n\n")
+        first.open(sending: Self.preamble(id: 77) + Self.counts(0, 0))
         _ = try await events.next()
         first.server.finish()
         _ = await sleeps.next()
@@ -183,11 +254,13 @@ struct LiveEventSourceTests {
         let second = try #require(await connections.next())
         #expect(second.header("Last-Event-ID") == "77")
         second.refuse(400, code: "invalid_last_event_id")
-        #expect(try await events.next() == .reset)
         _ = await sleeps.next()
         sleeper.wake()
         let third = try #require(await connections.next())
         #expect(third.header("Last-Event-ID") == nil)
+        third.open(sending: Self.preamble(id: 3) + Self.counts(0, 0))
+        #expect(try await events.next() == .reset)
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)))
     }
 
     @Test("when the consumer stops, the open connection is closed and nothing reconnects")

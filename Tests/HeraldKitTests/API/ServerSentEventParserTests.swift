@@ -91,7 +91,7 @@ struct ServerSentEventParserTests {
         #expect(messages.map(\.data) == ["x"])
     }
 
-    @Test("the server's own framing parses: preamble comment, retry, replay, counts")
+    @Test("the server's own framing parses: a resumed stream's preamble comment and retry, replay, counts")
     func heraldFraming() {
         let wire =
             ": herald live updates\n\nretry: 3000\n\n"
@@ -101,5 +101,16 @@ struct ServerSentEventParserTests {
         #expect(messages.map(\.event) == ["notification.updated", "counts"])
         #expect(messages.map(\.lastEventID) == ["12", "12"])
         #expect(parser.retry == 3000)
+    }
+
+    @Test("a new stream's preamble sets the last event id and the retry without dispatching anything")
+    func heraldNewStreamPreamble() {
+        let (preamble, parser) = Self.parse([": herald live updates\n\nid: 11\nretry: 3000\n\n"])
+        #expect(preamble.isEmpty)
+        #expect(parser.lastEventID == "11" && parser.retry == 3000)
+        let (messages, _) = Self.parse([
+            ": herald live updates\n\nid: 11\nretry: 3000\n\n", "event: counts\ndata: {\"unread\":0,\"unseen\":0}\n\n",
+        ])
+        #expect(messages.map(\.lastEventID) == ["11"], "counts, which has no id, dispatches under the preamble's")
     }
 }

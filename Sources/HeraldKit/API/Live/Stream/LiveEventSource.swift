@@ -7,13 +7,16 @@ import HeraldModel
 
 /// `GET /v1/me/stream` as one ``LiveEvent`` sequence that outlives connections.
 ///
-/// Each connection asks for the current token and sends `Last-Event-ID` (the id of the last
-/// event dispatched, across connections), so the server replays what was missed. When a
-/// connection ends it reconnects after the ``ReconnectPolicy`` delay. It stops for good only
-/// when the token is missing or refused (401: ``HeraldAPIError/Kind/unauthenticated``), when
-/// the server refuses the request with another 4xx, or when the consumer stops iterating
-/// (the connection is closed). A `Last-Event-ID` the server no longer accepts is dropped and
-/// surfaced as `.reset`, like a replay that would be too long.
+/// Each connection asks for the current token and sends `Last-Event-ID` (the last event id the
+/// stream set, across connections: Herald opens every new stream with one), so the server
+/// replays what was missed. When a connection ends it reconnects after the ``ReconnectPolicy``
+/// delay. It stops for good only when the token is missing or refused (401:
+/// ``HeraldAPIError/Kind/unauthenticated``), when the server refuses the request with another
+/// 4xx, or when the consumer stops iterating (the connection is closed).
+///
+/// A stream that opens without `Last-Event-ID` after an earlier one had opened cannot know what
+/// happened in between (the id was refused, or the drop came before the server's first frame):
+/// it yields `.reset` so the app refetches, as after a replay that would be too long.
 struct LiveEventSource: Sendable {
     var url: URL
     var token: @Sendable () async -> String?
@@ -28,6 +31,8 @@ struct LiveEventSource: Sendable {
         var retry: Duration
         /// Attempts in a row that did not open a stream.
         var failures = 0
+        /// A connection has opened, so the app holds live state a gap would make stale.
+        var hasOpened = false
     }
 
     /// How one connection ended.
@@ -78,7 +83,8 @@ struct LiveEventSource: Sendable {
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        if !state.lastEventID.isEmpty { request.setValue(state.lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+        let resumes = !state.lastEventID.isEmpty
+        if resumes { request.setValue(state.lastEventID, forHTTPHeaderField: "Last-Event-ID") }
 
         var parser = ServerSentEventParser(lastEventID: state.lastEventID)
         var status: Int?
@@ -88,7 +94,12 @@ struct LiveEventSource: Sendable {
                 switch part {
                 case .head(let code):
                     status = code
-                    if code == 200 { state.failures = 0 }
+                    if code == 200 {
+                        // The server has subscribed this stream: a refetch now misses nothing.
+                        if state.hasOpened && !resumes { continuation.yield(.reset) }
+                        state.hasOpened = true
+                        state.failures = 0
+                    }
                 case .body(let bytes) where status == 200:
                     for message in parser.feed(bytes) {
                         state.lastEventID = message.lastEventID
@@ -106,14 +117,11 @@ struct LiveEventSource: Sendable {
             return .reconnect
         }
         if Task.isCancelled { return .cancelled }
-        return outcome(status: status, body: errorBody, &state, continuation)
+        return outcome(status: status, body: errorBody, &state)
     }
 
     /// What to do after a connection that the server ended with `status`.
-    private func outcome(
-        status: Int?, body: Data, _ state: inout State,
-        _ continuation: AsyncThrowingStream<LiveEvent, any Error>.Continuation
-    ) -> Outcome {
+    private func outcome(status: Int?, body: Data, _ state: inout State) -> Outcome {
         guard let status, status != 200 else {
             // An open stream that ended: reconnect after the server's retry.
             if status == nil { state.failures += 1 }
@@ -122,9 +130,9 @@ struct LiveEventSource: Sendable {
         let error = HeraldAPIError(status: status, body: body)
         switch status {
         case 400 where error.code == "invalid_last_event_id" && !state.lastEventID.isEmpty:
+            // Reconnect without it; the stream that opens then yields `.reset`.
             state.lastEventID = ""
             state.failures += 1
-            continuation.yield(.reset)
             return .reconnect
         case 408, 429, 500...:
             state.failures += 1
