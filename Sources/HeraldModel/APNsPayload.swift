@@ -16,7 +16,7 @@ public struct APNsPayload: Codable, Sendable, Equatable {
     /// The `aps` dictionary Apple reads.
     public struct APS: Codable, Sendable, Equatable {
         public var alert: Alert
-        /// A sound file name, or `default`; no sound when `nil`.
+        /// A sound file name, or `default`; no sound when `nil` (a silent push).
         public var sound: String?
         /// The app icon badge: the user's unseen count.
         public var badge: Int?

@@ -12,7 +12,7 @@ public struct ExpoMessage: Codable, Sendable, Equatable {
     public var body: String
     /// The push data (``PushData``).
     public var data: [String: String]
-    /// A sound file name, or `default`; no sound when `nil`.
+    /// A sound file name, or `default`; no sound when `nil` (a silent push).
     public var sound: String?
     /// The iOS app icon badge: the user's unseen count.
     public var badge: Int?

@@ -28,8 +28,9 @@ public struct FCMMessage: Codable, Sendable, Equatable {
             case normal = "NORMAL"
         }
 
-        /// `android.notification`.
+        /// `android.notification`; left out of a silent push.
         public struct AndroidNotification: Codable, Sendable, Equatable {
+            /// A sound resource name, or `default`.
             public var sound: String?
             public init(sound: String?) { self.sound = sound }
         }

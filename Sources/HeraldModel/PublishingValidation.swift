@@ -91,7 +91,10 @@ extension PushOptions {
         }
         if let sound {
             if sound.isEmpty {
-                throw ValidationError.invalid("\(field).sound", "must not be empty; omit it for no sound.")
+                throw ValidationError.invalid(
+                    "\(field).sound",
+                    #"must not be empty; omit it for the default sound, or use "\#(Self.silentSound)" for a silent push."#
+                )
             }
             try Check.maxLength(sound, "\(field).sound", Limits.soundMaxLength)
             if Check.hasControl(sound) || sound.contains("/") || sound.contains("\\") {

@@ -13,7 +13,8 @@ public struct PushPayload: Sendable, Equatable {
     public var body: String
     /// The app icon badge: the recipient's unseen count, when known.
     public var badge: Int?
-    /// A sound file name, or `default`; silent when `nil`.
+    /// A sound file name, or `default` (also when the publisher named none); `nil` for a silent
+    /// push (the publisher asked for ``PushOptions/silentSound``).
     public var sound: String?
     /// `high` unless the publisher asked for `normal`.
     public var priority: PushOptions.Priority
@@ -30,7 +31,11 @@ public struct PushPayload: Sendable, Equatable {
         self.title = PushText.truncate(notification.title)
         self.body = PushText.truncate(notification.body)
         self.badge = badge
-        self.sound = options?.sound
+        switch options?.sound {
+        case nil: self.sound = PushOptions.defaultSound
+        case PushOptions.silentSound: self.sound = nil
+        case let name: self.sound = name
+        }
         self.priority = options?.priority ?? .high
         self.ttlSeconds = options?.ttlSeconds
         self.collapseId = options?.collapseId

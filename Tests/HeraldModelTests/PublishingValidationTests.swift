@@ -169,6 +169,16 @@ struct PublishingValidationTests {
             try with { $0.push?.sound = String(repeating: "s", count: 65) }.validate()
         }
         expectInvalid("invalid", field: "push.sound") { try with { $0.push?.sound = "../etc/passwd" }.validate() }
+        try with { $0.push?.sound = "none" }.validate()
+        try with { $0.push?.sound = nil }.validate()
+    }
+
+    @Test("an empty sound names both ways to say what it may have meant: omit it, or none for silence")
+    func emptySound() {
+        expectInvalid("invalid", field: "push.sound") { try with { $0.push?.sound = "" }.validate() }
+        #expect(
+            validationError { try with { $0.push?.sound = "" }.validate() }?.message
+                == #"push.sound must not be empty; omit it for the default sound, or use "none" for a silent push."#)
     }
 
     @Test("a validation error becomes the JSON error envelope")

@@ -113,9 +113,33 @@ struct PushPayloadTests {
         let decoded = try JSONDecoder().decode(APNsPayload.self, from: try JSONEncoder().encode(payload.apns))
         #expect(decoded == payload.apns)
 
-        // Without options: no sound key, no badge when the count is unknown.
-        let silent = try Self.object(PushPayload(notification: Self.notification()).apns)
-        #expect((silent["aps"] as? [String: Any])?.keys.sorted() == ["alert"])
+        // Without options: the default sound, no badge when the count is unknown.
+        let plain = try Self.object(PushPayload(notification: Self.notification()).apns)
+        #expect((plain["aps"] as? [String: Any])?.keys.sorted() == ["alert", "sound"])
+        #expect((plain["aps"] as? [String: Any])?["sound"] as? String == "default")
+    }
+
+    @Test("PUSH-07 a push plays the platform's default sound unless the publisher names one or asks for none")
+    func soundByDefault() throws {
+        for options in [nil, PushOptions(send: true), PushOptions(send: true, sound: "default")] {
+            let payload = PushPayload(notification: Self.notification(), options: options)
+            #expect(payload.sound == "default")
+            #expect(payload.apns.aps.sound == "default")
+            let fcm = payload.fcm(token: nil, now: Self.created).message
+            #expect(fcm.android.notification?.sound == "default")
+            #expect(fcm.apns.payload.aps.sound == "default")
+            #expect(payload.expo(to: nil).sound == "default")
+        }
+
+        let silent = PushPayload(notification: Self.notification(), options: PushOptions(send: true, sound: "none"))
+        #expect(silent.sound == nil)
+        let aps = try #require(try Self.object(silent.apns)["aps"] as? [String: Any])
+        #expect(aps.keys.sorted() == ["alert"], "a silent push has no sound key")
+        let fcm = try #require(try Self.object(silent.fcm(token: nil, now: Self.created))["message"] as? [String: Any])
+        #expect((fcm["android"] as? [String: Any])?["notification"] == nil)
+        let overrideAPS = ((fcm["apns"] as? [String: Any])?["payload"] as? [String: Any])?["aps"] as? [String: Any]
+        #expect(overrideAPS?["sound"] == nil)
+        #expect(try Self.object(silent.expo(to: nil))["sound"] == nil)
     }
 
     @Test("APNs headers: alert push type, priority 10 or 5, expiration from the TTL, collapse id, a stable apns-id")
@@ -159,7 +183,10 @@ struct PushPayloadTests {
         let urgent = try Self.object(PushPayload(notification: Self.notification()).fcm(token: nil, now: Self.created))
         let urgentMessage = try #require(urgent["message"] as? [String: Any])
         #expect(urgentMessage["token"] == nil, "a preview has no token")
-        #expect(urgentMessage["android"] as? [String: String] == ["priority": "HIGH"])
+        let urgentAndroid = try #require(urgentMessage["android"] as? [String: Any])
+        #expect(urgentAndroid.keys.sorted() == ["notification", "priority"])
+        #expect(urgentAndroid["priority"] as? String == "HIGH")
+        #expect(urgentAndroid["notification"] as? [String: String] == ["sound": "default"])
     }
 
     @Test("Expo: to, title, body, data, sound, badge, priority and ttl")
@@ -175,7 +202,8 @@ struct PushPayloadTests {
         #expect(json["ttl"] as? Int == 3600)
         #expect(json["data"] as? [String: String] == payload.data.dictionary)
         let plain = try Self.object(PushPayload(notification: Self.notification()).expo(to: nil))
-        #expect(plain.keys.sorted() == ["body", "data", "priority", "title"])
+        #expect(plain.keys.sorted() == ["body", "data", "priority", "sound", "title"])
+        #expect(plain["sound"] as? String == "default")
         #expect(plain["priority"] as? String == "high")
     }
 

@@ -45,6 +45,35 @@ struct PushPreviewTests {
         }
     }
 
+    @Test("PUSH-07 without a sound a push plays the default one on every provider; \"none\" makes it silent")
+    func sound() async throws {
+        try await withServer { server in
+            let key = try await server.apiKey()
+            let plain = try await server.publish(to: ["alice"], extra: #","push":{"send":true}"#, key: key)[0]
+            let silent = try await server.publish(
+                to: ["alice"], extra: #","push":{"send":true,"sound":"none"}"#, key: key)[0]
+
+            let preview = try await server.get("/v1/notifications/\(plain)/push-preview", token: key)
+                .decode(PushPreview.self)
+            #expect(preview.apns.aps.sound == "default")
+            #expect(preview.fcm.message.android.notification?.sound == "default")
+            #expect(preview.fcm.message.apns.payload.aps.sound == "default")
+            #expect(preview.expo.sound == "default")
+
+            let quiet = try await server.get("/v1/notifications/\(silent)/push-preview", token: key)
+            #expect(quiet.status == 200, "\(quiet.text)")
+            #expect(!quiet.text.contains("sound"), "a silent push carries no sound key: \(quiet.text)")
+
+            let empty = try await server.send(
+                "POST", "/v1/notifications",
+                json:
+                    #"{"recipients":["alice"],"type":"order.shipped","title":"T","body":"B","push":{"send":true,"sound":""}}"#,
+                token: key)
+            expectError(empty, 400, "invalid")
+            #expect(empty.text.contains(#"use \"none\" for a silent push"#), "\(empty.text)")
+        }
+    }
+
     @Test("an unknown id answers 404 not_found; a user token or no key answers 401")
     func errors() async throws {
         try await withServer { server in

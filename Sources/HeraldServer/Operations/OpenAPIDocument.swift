@@ -828,7 +828,12 @@ enum OpenAPIDocument {
                   "priority": {"type": ["string", "null"], "enum": ["high", "normal", null]},
                   "ttlSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 2419200},
                   "collapseId": {"type": ["string", "null"], "maxLength": 64},
-                  "sound": {"type": ["string", "null"]}
+                  "sound": {
+                    "type": ["string", "null"],
+                    "minLength": 1,
+                    "maxLength": 64,
+                    "description": "The sound the push plays: a sound file bundled with the app (no slashes), `default` (the platform's default sound) or `none` (a silent push: no sound key reaches the providers). Omitted or null means `default`."
+                  }
                 }
               },
               "PushData": {
@@ -853,7 +858,7 @@ enum OpenAPIDocument {
                     "required": ["title", "body"],
                     "properties": {"title": {"type": "string", "maxLength": 150}, "body": {"type": "string", "maxLength": 150}}
                   },
-                  "sound": {"type": "string"},
+                  "sound": {"type": "string", "description": "`default` unless the publisher named a sound; left out of a silent push."},
                   "badge": {"type": "integer", "minimum": 0, "description": "The recipient's unseen count."}
                 }
               },
@@ -887,7 +892,7 @@ enum OpenAPIDocument {
                               "priority": {"type": "string", "enum": ["HIGH", "NORMAL"]},
                               "ttl": {"type": "string", "description": "Seconds, e.g. 3600s."},
                               "collapse_key": {"type": "string"},
-                              "notification": {"type": "object", "properties": {"sound": {"type": "string"}}}
+                              "notification": {"type": "object", "description": "Left out of a silent push.", "properties": {"sound": {"type": "string", "description": "`default` unless the publisher named a sound."}}}
                             }
                           },
                           "apns": {
@@ -909,7 +914,7 @@ enum OpenAPIDocument {
                       "title": {"type": "string"},
                       "body": {"type": "string"},
                       "data": {"$ref": "#/components/schemas/PushData"},
-                      "sound": {"type": "string"},
+                      "sound": {"type": "string", "description": "`default` unless the publisher named a sound; left out of a silent push."},
                       "badge": {"type": "integer", "minimum": 0},
                       "priority": {"type": "string", "enum": ["high", "normal"]},
                       "ttl": {"type": "integer", "minimum": 0}
