@@ -3,9 +3,10 @@ import HeraldKit
 import HeraldModel
 import Testing
 
-/// The inbox calls of one user's server, in memory, with the real server's rules: pages newest
-/// first under an opaque cursor, `limit` 1...100, catalog category filter, `admin.*` and deleted
-/// rows never listed, one 404 for a missing, deleted or hidden id, idempotent read and delete,
+/// The inbox calls of a signed-in user on a server, in memory, with the real server's rules:
+/// pages newest first under an opaque cursor, `limit` 1...100, catalog category filter, `admin.*`
+/// and deleted rows never listed, other users' rows never seen, one 404 for a missing, deleted,
+/// hidden or another user's id, idempotent read and delete,
 /// and the live events the server sends (`created`, `updated`, `counts` on every change and
 /// when a stream opens). It records every call, and a test can make the next call of a kind
 /// hang until released, or fail.
@@ -49,6 +50,7 @@ import Testing
 
     private struct Row {
         var seq: Int64
+        var owner: String
         var item: InboxNotification
         var hidden: Bool
         var deleted = false
@@ -63,6 +65,8 @@ import Testing
     /// Every call, in order.
     public private(set) var calls: [Call] = []
     public let catalog: Catalog
+    /// The signed-in user: the API's calls are theirs, and so are the rows given at init.
+    public let user: String
     private let now: @MainActor @Sendable () -> Date
     /// Oldest first.
     private var rows: [Row] = []
@@ -73,16 +77,17 @@ import Testing
     private var streams: [Int: AsyncThrowingStream<LiveEvent, any Error>.Continuation] = [:]
     private var nextStreamID = 0
 
-    /// A backend holding `notifications`, given newest first as the inbox lists them. As on the
-    /// server, each row's `category` and `hasDetail` come from its type and detail, and
-    /// `admin.*` rows are stored but never shown.
+    /// A backend holding `notifications` of `user`, given newest first as the inbox lists them.
+    /// As on the server, each row's `category` and `hasDetail` come from its type and detail,
+    /// and `admin.*` rows are stored but never shown.
     public init(
-        _ notifications: [InboxNotification] = [], catalog: Catalog = .standard,
+        _ notifications: [InboxNotification] = [], user: String = "me", catalog: Catalog = .standard,
         now: @escaping @MainActor @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
     ) {
         self.catalog = catalog
+        self.user = user
         self.now = now
-        for notification in notifications.reversed() { store(notification) }
+        for notification in notifications.reversed() { store(notification, for: user) }
     }
 
     // MARK: - The API
@@ -141,8 +146,8 @@ import Testing
             }
             categoryID = category
         }
-        let candidates = rows.reversed().filter {
-            !$0.hidden && !$0.deleted && $0.seq < beforeSeq && (categoryID == nil || $0.item.category == categoryID)
+        let candidates = listedRows.reversed().filter {
+            $0.seq < beforeSeq && (categoryID == nil || $0.item.category == categoryID)
         }
         let page = candidates.prefix(limit)
         let hasMore = candidates.count > limit
@@ -175,7 +180,7 @@ import Testing
     private func markAllSeen() async throws -> Counts {
         try await arrive(.markAllSeen)
         let at = now()
-        for index in rows.indices where !rows[index].hidden && !rows[index].deleted && rows[index].item.seenAt == nil {
+        for index in rows.indices where isListed(rows[index]) && rows[index].item.seenAt == nil {
             rows[index].item.seenAt = at
         }
         broadcast(.counts(counts))
@@ -229,22 +234,23 @@ import Testing
 
     // MARK: - Data
 
-    /// Adds a newer notification, as a publisher would, and tells open streams.
-    public func publish(_ notification: InboxNotification) {
-        let row = store(notification)
-        guard !row.hidden else { return }
+    /// Adds a newer notification for `recipient` (the signed-in ``user`` unless told), as a
+    /// publisher would. The user's open streams hear of their own rows only.
+    public func publish(_ notification: InboxNotification, to recipient: String? = nil) {
+        let row = store(notification, for: recipient ?? user)
+        guard isListed(row) else { return }
         broadcast(.created(Self.listed(row.item)))
         broadcast(.counts(counts))
     }
 
     /// The user's counts: unread (dots) and unseen (badge) among listed rows.
     public var counts: Counts {
-        let listed = rows.filter { !$0.hidden && !$0.deleted }
-        return Counts(
-            unread: listed.count { $0.item.readAt == nil }, unseen: listed.count { $0.item.seenAt == nil })
+        Counts(
+            unread: listedRows.count { $0.item.readAt == nil }, unseen: listedRows.count { $0.item.seenAt == nil })
     }
 
-    /// The stored notification with `id` (with its detail), deleted or hidden ones included.
+    /// The stored notification with `id` (with its detail), deleted, hidden and other users'
+    /// ones included.
     public func stored(id: String) -> InboxNotification? {
         rows.first { $0.item.id == id }?.item
     }
@@ -260,18 +266,29 @@ import Testing
     }
 
     @discardableResult
-    private func store(_ notification: InboxNotification) -> Row {
+    private func store(_ notification: InboxNotification, for owner: String) -> Row {
         var item = notification
         item.category = catalog.category(forType: item.type)
         item.hasDetail = item.detail.map { !$0.isEmpty } ?? false
         lastSeq += 1
-        let row = Row(seq: lastSeq, item: item, hidden: catalog.isHidden(type: item.type))
+        let row = Row(seq: lastSeq, owner: owner, item: item, hidden: catalog.isHidden(type: item.type))
         rows.append(row)
         return row
     }
 
+    /// The signed-in user's rows the list shows, oldest first.
+    private var listedRows: [Row] {
+        rows.filter(isListed)
+    }
+
+    /// Whether `row` is the signed-in user's, not hidden and not deleted.
+    private func isListed(_ row: Row) -> Bool {
+        row.owner == user && !row.hidden && !row.deleted
+    }
+
+    /// Where the signed-in user's row with `id` is, deleted or not; `nil` when hidden.
     private func visibleIndex(id: String) -> Int? {
-        rows.firstIndex { $0.item.id == id && !$0.hidden }
+        rows.firstIndex { $0.item.id == id && $0.owner == user && !$0.hidden }
     }
 
     /// The list form of a row: no detail.

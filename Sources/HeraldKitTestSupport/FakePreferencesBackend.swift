@@ -13,11 +13,21 @@ import Testing
         case read, update, recordPermission, syncPermission
     }
 
+    /// Where a hung call waits.
+    public enum HangPoint: Sendable {
+        /// Before the server handles it: nothing is read or written until it is resumed.
+        case beforeServing
+        /// After the server handled it: what it read or wrote is fixed, only its answer waits,
+        /// as an answer still on its way back to the app.
+        case afterServing
+    }
+
     /// How a hung call ends.
     public enum Outcome: Sendable {
-        /// The call goes on as if it had never waited.
+        /// The call goes on: one hung before serving is served now, one hung after serving
+        /// delivers the answer it already had.
         case proceed
-        /// The call throws.
+        /// The call throws; one hung after serving keeps what the server did.
         case failure(any Error)
     }
 
@@ -34,7 +44,7 @@ import Testing
     public private(set) var reads = 0
 
     private var nextFailures: [Call: any Error] = [:]
-    private var nextHangs: Set<Call> = []
+    private var nextHangs: [Call: HangPoint] = [:]
     private var hanging: [Call: CheckedContinuation<Outcome, Never>] = [:]
 
     public init(catalog: Catalog = .standard, stored: Preferences? = nil) {
@@ -52,9 +62,9 @@ import Testing
         nextFailures[call] = error
     }
 
-    /// The next `call` waits until ``resume(_:with:)``.
-    public func hangNext(_ call: Call) {
-        nextHangs.insert(call)
+    /// The next `call` waits at `point` until ``resume(_:with:)``.
+    public func hangNext(_ call: Call, _ point: HangPoint = .beforeServing) {
+        nextHangs[call] = point
     }
 
     /// Whether a `call` is waiting for ``resume(_:with:)``.
@@ -77,39 +87,60 @@ import Testing
         api.preferences = { [self] in
             reads += 1
             try await arrive(.read)
-            return current
+            return try await serve(.read) { current }
         }
         api.updatePreferences = { [self] patch in
             patches.append(patch)
             try await arrive(.update)
-            do {
-                try patch.validate(catalog: catalog)
-            } catch let error as ValidationError {
-                throw HeraldAPIError(kind: .rejected, status: 400, code: error.code, message: error.message)
+            return try await serve(.update) {
+                do {
+                    try patch.validate(catalog: catalog)
+                } catch let error as ValidationError {
+                    throw HeraldAPIError(kind: .rejected, status: 400, code: error.code, message: error.message)
+                }
+                return write((stored ?? .defaults(catalog: catalog)).applying(patch))
             }
-            return write((stored ?? .defaults(catalog: catalog)).applying(patch))
         }
         api.recordPermission = { [self] granted in
             decisions.append(granted)
             try await arrive(.recordPermission)
-            return write((stored ?? .defaults(catalog: catalog)).recording(decision: granted))
+            return try await serve(.recordPermission) {
+                write((stored ?? .defaults(catalog: catalog)).recording(decision: granted))
+            }
         }
         api.syncPermission = { [self] status in
             syncs.append(status)
             try await arrive(.syncPermission)
-            guard let synced = current.syncing(status: status) else { return current }
-            return write(synced)
+            return try await serve(.syncPermission) {
+                guard let synced = current.syncing(status: status) else { return current }
+                return write(synced)
+            }
         }
         return api
     }
 
-    /// Waits if the call was told to hang, then throws if it was told to fail.
+    /// Waits if the call was told to hang before serving, then throws if it was told to fail.
     private func arrive(_ call: Call) async throws {
-        if nextHangs.remove(call) != nil {
-            let outcome = await withCheckedContinuation { hanging[call] = $0 }
-            if case .failure(let error) = outcome { throw error }
+        if nextHangs[call] == .beforeServing {
+            nextHangs[call] = nil
+            try await hang(call)
         }
         if let error = nextFailures.removeValue(forKey: call) { throw error }
+    }
+
+    /// Handles `call` now and delivers its answer (or refusal) once a hang after serving ends.
+    private func serve(_ call: Call, _ handle: () throws -> Preferences) async throws -> Preferences {
+        let answer = Result<Preferences, any Error>(catching: handle)
+        if nextHangs[call] == .afterServing {
+            nextHangs[call] = nil
+            try await hang(call)
+        }
+        return try answer.get()
+    }
+
+    private func hang(_ call: Call) async throws {
+        let outcome = await withCheckedContinuation { hanging[call] = $0 }
+        if case .failure(let error) = outcome { throw error }
     }
 
     private func write(_ preferences: Preferences) -> Preferences {

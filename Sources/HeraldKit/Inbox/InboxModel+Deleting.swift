@@ -61,7 +61,8 @@ extension InboxModel {
     }
 
     /// Calls the API; the row stays hidden meanwhile. On failure it comes back with a danger
-    /// toast (DEL-02). A 404 means it is already gone, so the row goes too.
+    /// toast (DEL-02). A 404 means it is already gone, so the row goes too. The call runs even
+    /// if the model goes; its outcome shows only in the session that made it.
     private func runDelete(id: String) {
         _ = takePendingDelete(id: id)
         if undoID == id {
@@ -69,16 +70,20 @@ extension InboxModel {
             dismissToast()
         }
         let api = dependencies.api
+        let session = sessionGeneration
         Task { [weak self] in
+            let isDone: Bool
             do {
                 try await api.delete(id)
-                self?.feed.remove(id: id)
+                isDone = true
             } catch let error as HeraldAPIError where error.kind == .notFound {
-                self?.feed.remove(id: id)
+                isDone = true
             } catch {
-                self?.deleteFailed(id: id)
+                isDone = false
             }
-            self?.loadMoreIfFilterWantsIt()
+            guard let self, session == sessionGeneration else { return }
+            if isDone { feed.remove(id: id) } else { deleteFailed(id: id) }
+            loadMoreIfFilterWantsIt()
         }
     }
 

@@ -63,6 +63,9 @@ import Observation
     @ObservationIgnored var liveTask: Task<Void, Never>?
     /// Deletes waiting out their undo window, oldest first.
     @ObservationIgnored var pendingDeletes: [PendingDelete] = []
+    /// Bumped whenever the session ends; a delete answered for an earlier session changes
+    /// nothing on screen.
+    @ObservationIgnored var sessionGeneration = 0
     @ObservationIgnored var toastTask: Task<Void, Never>?
 
     /// - Parameters:
@@ -81,8 +84,14 @@ import Observation
     }
 
     deinit {
-        // A model dropped without `disappeared()` still closes its live stream.
+        // A model dropped without `disappeared()` still closes its live stream, and runs its
+        // pending deletes now, as leaving does (DEL-03): the person saw those rows go.
         liveTask?.cancel()
+        for pending in pendingDeletes { pending.timer.cancel() }
+        let api = dependencies.api
+        for id in pendingDeletes.map(\.id) {
+            Task { @MainActor in try? await api.delete(id) }
+        }
     }
 
     /// The screen became visible: a new visit. Loads the first page, follows the live stream
@@ -105,6 +114,9 @@ import Observation
     }
 
     /// The session changed while the model lives, such as after signing in from the guest message.
+    ///
+    /// On sign-out the pending deletes run before the rows are dropped, so call this before
+    /// the session token goes: once the API answers 401 those deletes fail quietly.
     public func sessionChanged(isSignedIn: Bool) {
         guard isSignedIn != self.isSignedIn else { return }
         if isSignedIn {
@@ -179,14 +191,16 @@ import Observation
         loadFirstPage()
     }
 
-    /// The session is gone: back to the guest message, with nothing loaded or pending.
+    /// The session is gone: back to the guest message, with nothing loaded or pending. The
+    /// pending deletes run first (DEL-03); their outcome no longer shows, and after a lost
+    /// session (401) they fail quietly.
     func sessionEnded() {
+        flushPendingDeletes()
+        sessionGeneration += 1
         isSignedIn = false
         liveTask?.cancel()
         liveTask = nil
         abandonLoad()
-        for pending in pendingDeletes { pending.timer.cancel() }
-        pendingDeletes = []
         undoID = nil
         toastTask?.cancel()
         toast = nil

@@ -60,10 +60,32 @@ import Observation
         case category(String)
     }
 
+    /// A save's answer, taken for the field that save named.
+    private struct SaveAnswer {
+        var field: SavedField
+        var answer: Preferences
+
+        /// `preferences` with this save's field as the save answered it.
+        func laid(over preferences: Preferences) -> Preferences {
+            var merged = preferences
+            switch field {
+            case .push:
+                merged.globalEnabled = answer.globalEnabled
+                merged.osPermissionGranted = answer.osPermissionGranted
+            case .category(let id):
+                merged.categories[id] = answer.categories[id]
+            }
+            return merged
+        }
+    }
+
     private var phase = Phase.loading
     private var permission = NotificationPermissionState.notDetermined
     private var pending = PendingPreferenceSaves()
     @ObservationIgnored private var isLoadRunning = false
+    /// The saves answered since the running load began, oldest first. The load's own answer
+    /// may predate them, so it gets their fields laid over it.
+    @ObservationIgnored private var savesDuringLoad: [SaveAnswer] = []
     @ObservationIgnored private let dependencies: HeraldDependencies
     @ObservationIgnored private let catalog: Catalog
     @ObservationIgnored private let blockedSwitchStyle: BlockedSwitchStyle
@@ -81,11 +103,15 @@ import Observation
     }
 
     /// The screen showed: loads the preferences and the OS permission. The spinner shows only
-    /// until the first answer; later loads keep the form up while they run.
+    /// until the first answer; later loads keep the form up while they run, and a save that
+    /// lands meanwhile is kept over the load's possibly older answer.
     public func appeared() async {
         guard !isLoadRunning else { return }
         isLoadRunning = true
-        defer { isLoadRunning = false }
+        defer {
+            isLoadRunning = false
+            savesDuringLoad = []
+        }
         if !isLoaded { phase = .loading }
         do {
             var stored = try await dependencies.api.preferences()
@@ -93,7 +119,10 @@ import Observation
                 permission = current
                 stored = await synced(stored)
             }
-            phase = .loaded(stored.filled(catalog: catalog))
+            // A save that found the session gone meanwhile has the last word.
+            guard phase != .signInRequired else { return }
+            let newest = savesDuringLoad.reduce(stored) { $1.laid(over: $0) }
+            phase = .loaded(newest.filled(catalog: catalog))
         } catch let error as HeraldAPIError where error.kind == .unauthenticated {
             phase = .signInRequired
         } catch {
@@ -212,17 +241,13 @@ import Observation
     }
 
     /// Takes from a save's answer only the part that save named: saves run side by side and
-    /// may answer out of order, so the rest of an answer can be older than what is shown.
+    /// may answer out of order, so the rest of an answer can be older than what is shown. A
+    /// load running meanwhile keeps it too, to lay over its own answer.
     private func merge(_ answer: Preferences, _ field: SavedField) {
-        guard case .loaded(var shown) = phase else { return }
-        switch field {
-        case .push:
-            shown.globalEnabled = answer.globalEnabled
-            shown.osPermissionGranted = answer.osPermissionGranted
-        case .category(let id):
-            shown.categories[id] = answer.categories[id]
-        }
-        phase = .loaded(shown)
+        let save = SaveAnswer(field: field, answer: answer)
+        if isLoadRunning { savesDuringLoad.append(save) }
+        guard case .loaded(let shown) = phase else { return }
+        phase = .loaded(save.laid(over: shown))
     }
 
     /// PREFS-04; a session that ended meanwhile brings back the sign-in gate.

@@ -84,7 +84,9 @@ private func rich(
     func unableToLoad(id: String) async {
         let page = DetailHarness(
             [rich("deleted"), rich("admin", type: "admin.audit"), rich("mine")], id: id)
+        page.backend.publish(rich("someone-elses"), to: "someone-else")
         if id == "deleted" { _ = try? await page.backend.api().delete("deleted") }
+        #expect(page.backend.stored(id: id) != nil || id == "missing", "every id but the bad one names a real row")
         await page.appear()
         #expect(page.model.state == .failed(.notFound))
         #expect(NotificationDetailMessage.notFound.title == "Unable to load notification")
@@ -94,6 +96,7 @@ private func rich(
         await page.clock.settle()
         #expect(page.backend.calls(to: .notification).count == 1)
         #expect(page.backend.calls(to: .markRead).isEmpty)
+        #expect(page.backend.stored(id: "someone-elses")?.readAt == nil, "the other user's row is untouched")
     }
 
     @Test("DETAIL-03 a hero image gives the image, an overlay and a white back chevron")

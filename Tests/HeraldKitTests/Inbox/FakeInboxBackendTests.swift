@@ -65,6 +65,38 @@ import Testing
         }
     }
 
+    @Test("another user's rows are never listed, counted or changed, and their ids answer a missing id's 404")
+    func otherUsersRows() async throws {
+        let backend = FakeInboxBackend([notification("mine", age: 1)])
+        backend.publish(notification("theirs"), to: "someone-else")
+        let api = backend.api()
+        #expect(backend.user == "me")
+        #expect(backend.stored(id: "theirs") != nil)
+        #expect(try await api.notifications(nil, nil, 20).items.map(\.id) == ["mine"])
+        #expect(backend.counts == Counts(unread: 1, unseen: 1))
+        _ = try await api.markAllSeen()
+        #expect(backend.stored(id: "theirs")?.seenAt == nil)
+
+        func answer(_ call: () async throws -> Void) async -> HeraldAPIError? {
+            do {
+                try await call()
+                return nil
+            } catch {
+                return error as? HeraldAPIError
+            }
+        }
+        let missing = await answer { _ = try await api.notification("missing") }
+        #expect(missing?.kind == .notFound)
+        for call in [
+            { _ = try await api.notification("theirs") }, { _ = try await api.markRead("theirs") },
+            { try await api.delete("theirs") },
+        ] {
+            #expect(await answer(call) == missing)
+        }
+        #expect(backend.stored(id: "theirs")?.readAt == nil)
+        #expect(!backend.isDeleted(id: "theirs"))
+    }
+
     @Test("read and delete are idempotent; a deleted row is a 404 everywhere else")
     func idempotentChanges() async throws {
         let backend = FakeInboxBackend([notification("a", detail: NotificationDetail(html: "<p>x</p>"))])

@@ -120,4 +120,79 @@ import Testing
         await inbox.clock.advance(by: .seconds(10))
         #expect(inbox.backend.calls(to: .delete).count == 2)
     }
+
+    @Test("DEL-03 an inbox released without disappearing still sends its pending deletes, at once and once")
+    func releasedModelFlushesDeletes() async {
+        let clock = TestClock()
+        let backend = FakeInboxBackend(
+            [notification("a", age: 1), notification("b", age: 2), notification("c", age: 3)], now: { clock.now })
+        var dependencies = HeraldDependencies.failing
+        dependencies.api = backend.api()
+        dependencies.clock = clock.dependency
+        var model: InboxModel? = InboxModel(dependencies: dependencies, isSignedIn: true)
+        weak let released = model
+        model?.appeared()
+        await clock.settle()
+        model?.rowSwiped(id: "a")
+        model?.rowSwiped(id: "c")
+        await clock.advance(by: .seconds(1))
+
+        model = nil
+        await clock.settle()
+        #expect(released == nil)
+        #expect(backend.calls(to: .delete) == [.delete(id: "a"), .delete(id: "c")])
+        #expect(backend.isDeleted(id: "a") && backend.isDeleted(id: "c"))
+        await clock.advance(by: .seconds(10))
+        #expect(backend.calls(to: .delete).count == 2)
+    }
+
+    @Test("DEL-03 signing out runs the pending deletes before the inbox drops its rows")
+    func signOutFlushesDeletes() async {
+        let inbox = InboxHarness([notification("a", age: 1), notification("b", age: 2)])
+        await inbox.appear()
+        inbox.model.rowSwiped(id: "a")
+        await inbox.clock.advance(by: .seconds(1))
+
+        inbox.model.sessionChanged(isSignedIn: false)
+        await inbox.clock.settle()
+        #expect(inbox.backend.calls(to: .delete) == [.delete(id: "a")])
+        #expect(inbox.backend.isDeleted(id: "a"))
+        #expect(inbox.model.content == .empty(.signInRequired))
+        #expect(inbox.model.toast == nil)
+        await inbox.clock.advance(by: .seconds(10))
+        #expect(inbox.backend.calls(to: .delete).count == 1)
+    }
+
+    @Test("DEL-03 a session lost mid-visit still tries the pending deletes, and their 401 fails quietly")
+    func lostSessionTriesDeletesQuietly() async {
+        let inbox = InboxHarness([notification("a", age: 1), notification("b", age: 2)])
+        await inbox.appear()
+        inbox.model.rowSwiped(id: "a")
+        inbox.backend.script(.delete, .fail(.unauthenticated()))
+
+        inbox.backend.endStreams(throwing: .unauthenticated())
+        await inbox.clock.settle()
+        #expect(inbox.backend.calls(to: .delete) == [.delete(id: "a")])
+        #expect(inbox.model.content == .empty(.signInRequired))
+        #expect(inbox.model.toast == nil, "no Could not delete notification over the sign-in message")
+    }
+
+    @Test("DEL-02 a delete that fails after signing out shows nothing, even once someone signs in again")
+    func deleteFailingAfterSignOutIsQuiet() async {
+        let inbox = InboxHarness([notification("a", age: 1), notification("b", age: 2)])
+        await inbox.appear()
+        inbox.backend.script(.delete, .hang)
+        inbox.model.rowSwiped(id: "a")
+        inbox.model.sessionChanged(isSignedIn: false)
+        await inbox.clock.settle()
+        #expect(inbox.backend.hangingCount(.delete) == 1)
+
+        inbox.model.sessionChanged(isSignedIn: true)
+        await inbox.clock.settle()
+        #expect(inbox.rowIDs == ["a", "b"])
+        inbox.backend.fail(.delete, with: .unauthenticated())
+        await inbox.clock.settle()
+        #expect(inbox.model.toast == nil)
+        #expect(inbox.rowIDs == ["a", "b"])
+    }
 }

@@ -24,26 +24,57 @@ import Testing
         #expect(options == [.banner, .list, .sound, .badge])
     }
 
-    @Test("PUSH-08 a tap while the app runs routes to the target")
+    @Test("PUSH-08 a tap while the app runs routes to the target at once, without waiting or reading the launch tap")
     func tapWhileRunning() async {
         let app = PushRouterHarness()
         await app.router.authHydrated()
         let handled = app.router.notificationTapped(Self.payload(id: "n-1"))
 
         #expect(handled)
+        #expect(app.router.queuedTaps.isEmpty)
         #expect(app.navigator.openedPaths == ["/orders/o-7"])
         #expect(app.storage.values[StorageKey.handledPushNotificationId] == "n-1")
+        #expect(app.launch.reads == 1, "only hydration reads the launch response")
     }
 
-    @Test("PUSH-09 a tap while backgrounded routes the same way, to each push's own target")
+    @Test(
+        "PUSH-09 a tap while backgrounded reaches the still-running app: it routes at once, and the resume replays nothing"
+    )
     func tapWhileBackgrounded() async {
-        let app = PushRouterHarness()
+        // The app was launched by a tap, handled it, then went to the background.
+        let app = PushRouterHarness(launchTap: PushTap(data: ["notificationId": "n-9", "type": "loyalty.points"]))
         await app.router.authHydrated()
-        app.router.notificationTapped(Self.payload(id: "n-1"))
-        // The app went to the background; the still-running process gets the next tap.
-        app.router.notificationTapped(Self.payload(id: "n-2", type: "voucher.issued"))
+        #expect(app.navigator.openedPaths == ["/loyalty"])
 
-        #expect(app.navigator.openedPaths == ["/orders/o-7", "/discounts"])
+        app.router.notificationTapped(Self.payload(id: "n-2", type: "voucher.issued"))
+        #expect(app.navigator.openedPaths == ["/loyalty", "/discounts"])
+        // Coming back to the foreground re-runs the app's session check; the launch tap is
+        // not read or routed again, and the background tap is not routed twice.
+        await app.router.authHydrated()
+        #expect(app.launch.reads == 1)
+        #expect(app.navigator.openedPaths == ["/loyalty", "/discounts"])
+        #expect(app.storage.values[StorageKey.handledPushNotificationId] == "n-2")
+    }
+
+    @Test(
+        "PUSH-09 a tap while backgrounded during start-up waits for hydration and routes once, though the OS reports it as the last response too"
+    )
+    func tapWhileBackgroundedDuringStartUp() async {
+        // Launched from the icon; while the session hydrates the person leaves the app and
+        // taps a push, which the OS now also answers as the last notification response.
+        let tap = PushTap(payload: Self.payload(id: "n-5", type: "voucher.issued"))
+        let app = PushRouterHarness(launchTap: tap, holdsLaunchRead: true)
+        let hydrating = Task { await app.router.authHydrated() }
+        await app.launch.waitForRead()
+
+        app.router.notificationTapped(Self.payload(id: "n-5", type: "voucher.issued"))
+        #expect(app.router.queuedTaps.map(\.notificationId) == ["n-5"])
+        #expect(app.navigator.openedPaths.isEmpty)
+
+        app.launch.answer()
+        await hydrating.value
+        #expect(app.navigator.openedPaths == ["/discounts"])
+        #expect(app.router.queuedTaps.isEmpty)
     }
 
     @Test("PUSH-10 the cold-launch tap is read once, only after auth hydration, and routed")
@@ -155,28 +186,59 @@ import Testing
     let launch: LaunchResponse
     let router: PushRouter
 
-    init(launchTap: PushTap? = nil, storage: InMemoryKeyValueStore = InMemoryKeyValueStore()) {
+    /// - Parameter holdsLaunchRead: reading the launch response waits for
+    ///   ``LaunchResponse/answer()``.
+    init(
+        launchTap: PushTap? = nil, storage: InMemoryKeyValueStore = InMemoryKeyValueStore(),
+        holdsLaunchRead: Bool = false
+    ) {
         self.storage = storage
-        let launch = LaunchResponse(launchTap)
+        let launch = LaunchResponse(launchTap, holds: holdsLaunchRead)
         self.launch = launch
         var dependencies = HeraldDependencies.failing
         dependencies.navigator = navigator.navigator
         dependencies.storage = storage.store
         router = PushRouter(
             dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: [],
-            lastNotificationResponse: { launch.read() })
+            lastNotificationResponse: { await launch.read() })
     }
 }
 
-/// The OS's last notification response; counts how often it is read.
+/// The OS's last notification response; counts how often it is read, and can keep a read
+/// waiting.
 @MainActor private final class LaunchResponse {
     let tap: PushTap?
     private(set) var reads = 0
+    private let holds: Bool
+    private var held: CheckedContinuation<Void, Never>?
+    private var readStarted: CheckedContinuation<Void, Never>?
 
-    init(_ tap: PushTap?) { self.tap = tap }
+    init(_ tap: PushTap?, holds: Bool) {
+        self.tap = tap
+        self.holds = holds
+    }
 
-    func read() -> PushTap? {
+    func read() async -> PushTap? {
         reads += 1
+        if holds {
+            await withCheckedContinuation { continuation in
+                held = continuation
+                readStarted?.resume()
+                readStarted = nil
+            }
+        }
         return tap
+    }
+
+    /// Returns once a read is waiting for ``answer()``.
+    func waitForRead() async {
+        guard held == nil else { return }
+        await withCheckedContinuation { readStarted = $0 }
+    }
+
+    /// Ends the waiting read.
+    func answer() {
+        held?.resume()
+        held = nil
     }
 }

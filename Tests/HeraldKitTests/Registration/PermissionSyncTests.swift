@@ -51,17 +51,19 @@ import Testing
         #expect(world.backend.preferences.osPermissionGranted == true)
     }
 
-    @Test(
-        "SYNC-02 iOS statuses map to the sync status: authorized, provisional and ephemeral are granted",
-        arguments: NotificationAuthorization.allCases)
-    func statusMapping(authorization: NotificationAuthorization) {
-        let expected: PermissionStatus =
-            switch authorization {
-            case .authorized, .provisional, .ephemeral: .granted
-            case .denied: .denied
-            case .notDetermined: .undetermined
-            }
-        #expect(PermissionStatus(authorization) == expected)
+    @Test("SYNC-02 iOS statuses map to the sync status: authorized, provisional and ephemeral are granted")
+    func statusMapping() {
+        let table: [(NotificationAuthorization, PermissionStatus)] = [
+            (.notDetermined, .undetermined),
+            (.denied, .denied),
+            (.authorized, .granted),
+            (.provisional, .granted),
+            (.ephemeral, .granted),
+        ]
+        #expect(table.map(\.0) == NotificationAuthorization.allCases, "the table lists every iOS status once")
+        for (authorization, expected) in table {
+            #expect(PermissionStatus(authorization) == expected, "\(authorization)")
+        }
     }
 
     @Test("SYNC-03 never asked: no sync on start, and the global switch keeps its default")
