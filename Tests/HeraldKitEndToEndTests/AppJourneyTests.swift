@@ -67,7 +67,7 @@ import Testing
 
             app.permission.nextAnswer = .state(.authorized)
             let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: app.dependencies)
-            await registrar.shellMounted()
+            await registrar.shellMounted(userID: "alice")
             #expect(registrar.status == .registered)
             let devices = try await server.publisherRequest("GET", "/v1/users/alice/devices")
             let device = try #require(try devices.decode(DeviceList.self).items.first)
