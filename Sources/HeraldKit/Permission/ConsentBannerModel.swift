@@ -3,7 +3,7 @@ import Observation
 /// The Home banner that invites someone who was never asked to turn on notifications, and the
 /// consent sheet it opens (CONSENT-01..CONSENT-07), with its analytics (EVENT-01..EVENT-07).
 ///
-/// Once the OS dialog has answered through the sheet, the soft ask is done: the dismissal
+/// Once the OS dialog has decided through the sheet, the soft ask is done: the dismissal
 /// marker is written, so the banner stays hidden on later launches too (CONSENT-02).
 @MainActor @Observable public final class ConsentBannerModel {
     /// Whether the banner shows on Home.
@@ -46,8 +46,13 @@ import Observation
         log(ConsentEvent.sheetShown)
     }
 
-    /// Accept: the OS dialog at once (CONSENT-04); its answer closes the sheet with a toast
-    /// (CONSENT-05, CONSENT-06) and is recorded with the backend (STORE-03).
+    /// Accept: the OS dialog at once (CONSENT-04); its decision closes the sheet with a toast
+    /// (CONSENT-05, CONSENT-06), hides the banner for good and is logged and recorded with the
+    /// backend (EVENT-06, EVENT-07, STORE-03).
+    ///
+    /// A dialog that closes without a choice (the permission is still undetermined) decided
+    /// nothing: the sheet closes without a toast and the banner stays, so the person is back
+    /// where they were before tapping it and can try again.
     public func acceptTapped() async {
         guard isSheetPresented, !isRequesting else { return }
         log(ConsentEvent.accepted)
@@ -56,16 +61,13 @@ import Observation
         do {
             state = try await dependencies.permission.request()
         } catch {
-            closeSheet(showing: ConsentCopy.errorToast)
+            closeSheet()
+            toast = ConsentCopy.errorToast
             return
         }
-        if state.isGranted {
-            log(ConsentEvent.permissionGranted)
-            closeSheet(showing: ConsentCopy.grantedToast)
-        } else {
-            log(ConsentEvent.permissionDenied)
-            closeSheet(showing: ConsentCopy.deniedToast)
-        }
+        closeSheet()
+        guard let granted = state.decision else { return }
+        toast = granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast
         isVisible = false
         dependencies.storage.setFlag(StorageKey.permissionPromptDismissed)
         await dependencies.recordPermissionDecision(state)
@@ -83,10 +85,9 @@ import Observation
         log(ConsentEvent.cancelled)
     }
 
-    private func closeSheet(showing toast: Toast) {
+    private func closeSheet() {
         isRequesting = false
         isSheetPresented = false
-        self.toast = toast
     }
 
     private func log(_ name: String) { dependencies.analytics.log(name) }

@@ -161,6 +161,22 @@ import Testing
         #expect(world.analytics.names.last == ConsentEvent.accepted)
     }
 
+    @Test(
+        "CONSENT-06 an OS dialog closed without a choice is no denial: no toast, the sheet closes and the banner stays")
+    func noChoiceIsNoDenial() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.notDetermined)
+
+        await banner.acceptTapped()
+
+        #expect(banner.sheet == nil)
+        #expect(banner.toast == nil)
+        #expect(banner.isVisible)
+        #expect(!world.isDismissalMarkerSet)
+        banner.bannerTapped()
+        #expect(banner.sheet != nil)
+    }
+
     @Test("CONSENT-07 Cancel or a swipe closes the sheet and the banner remains", arguments: [true, false])
     func cancelKeepsTheBanner(swiped: Bool) async {
         let (world, banner) = await openSheet()
@@ -260,5 +276,17 @@ import Testing
 
         #expect(world.analytics.names.suffix(2) == ["notification_consent_accepted", "notification_permission_denied"])
         #expect(!world.analytics.names.contains("notification_permission_granted"))
+    }
+
+    @Test("EVENT-07 an OS dialog closed without a choice logs no decision")
+    func noChoiceLogsNoDecision() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.notDetermined)
+
+        await banner.acceptTapped()
+
+        #expect(world.analytics.names.last == "notification_consent_accepted")
+        #expect(!world.analytics.names.contains("notification_permission_denied"))
+        #expect(world.backend.decisions.isEmpty)
     }
 }

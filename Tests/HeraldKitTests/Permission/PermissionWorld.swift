@@ -26,8 +26,12 @@ import HeraldModel
         dependencies.platform.platform = platform
     }
 
-    /// Installs `POST /v1/me/permission`.
-    func allowRecordingDecisions() { dependencies.api.recordPermission = backend.recordPermission }
+    /// Installs `POST /v1/me/permission`, and analytics, where every decision is logged
+    /// (EVENT-06, EVENT-07).
+    func allowRecordingDecisions() {
+        dependencies.api.recordPermission = backend.recordPermission
+        allowAnalytics()
+    }
     /// Installs the system settings opener.
     func allowOpeningSettings() { dependencies.settings = settings.opener }
     /// Installs analytics.

@@ -93,6 +93,46 @@ import Testing
         #expect(registrar.status == .notGranted)
     }
 
+    @Test("EVENT-06 a grant in the OS dialog at sign-in logs notification_permission_granted")
+    func grantAtSignInLogsTheEvent() async {
+        let world = world(.notDetermined)
+        world.system.nextAnswer = .state(.authorized)
+        world.allowRecordingDecisions()
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.analytics.names == ["notification_permission_granted"])
+    }
+
+    @Test(
+        "EVENT-07 a refusal in the OS dialog at sign-in logs notification_permission_denied; no choice logs nothing",
+        arguments: [
+            (
+                DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.blocked,
+                ["notification_permission_denied"]
+            ),
+            (.android, .deniedCanAskAgain, .deniedCanAskAgain, ["notification_permission_denied"]),
+            (.ios, .notDetermined, .notDetermined, []),
+        ])
+    func refusalAtSignInLogsTheEvent(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState,
+        events: [String]
+    ) async {
+        let world = world(before, platform: platform)
+        world.system.nextAnswer = .state(after)
+        world.allowRecordingDecisions()
+        if platform == .android { world.allowSync() }
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.analytics.names == events)
+        #expect(world.backend.decisions == (events.isEmpty ? [] : [false]))
+    }
+
     @Test("PUSH-02 asking at sign-in, an OS request that throws registers nothing")
     func requestErrorAtSignIn() async {
         let world = world(.notDetermined)
