@@ -8,12 +8,14 @@ import Observation
 @MainActor @Observable public final class ConsentBannerModel {
     /// Whether the banner shows on Home.
     public private(set) var isVisible = false
-    /// The toast over Home after the sheet closes.
+    /// The toast over Home after the sheet closes; it goes once its duration has passed, or
+    /// with ``toastDismissed()``.
     public private(set) var toast: Toast?
     private var isSheetPresented = false
     private var isRequesting = false
 
     @ObservationIgnored private let dependencies: HeraldDependencies
+    @ObservationIgnored private var toastTimer: Task<Void, Never>?
 
     /// A hidden banner; ``homeAppeared()`` decides whether it shows.
     public init(dependencies: HeraldDependencies) {
@@ -62,15 +64,22 @@ import Observation
             state = try await dependencies.permission.request()
         } catch {
             closeSheet()
-            toast = ConsentCopy.errorToast
+            show(ConsentCopy.errorToast)
             return
         }
         closeSheet()
         guard let granted = state.decision else { return }
-        toast = granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast
+        show(granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast)
         isVisible = false
         dependencies.storage.setFlag(StorageKey.permissionPromptDismissed)
         await dependencies.recordPermissionDecision(state)
+    }
+
+    /// The toast was swiped away: it goes at once.
+    public func toastDismissed() {
+        toastTimer?.cancel()
+        toastTimer = nil
+        toast = nil
     }
 
     /// Cancel: the sheet closes and the banner stays (CONSENT-07).
@@ -88,6 +97,15 @@ import Observation
     private func closeSheet() {
         isRequesting = false
         isSheetPresented = false
+    }
+
+    /// Shows `toast` for its duration on the injected clock, in place of any other.
+    private func show(_ toast: Toast) {
+        toastTimer?.cancel()
+        self.toast = toast
+        toastTimer = dependencies.clock.scheduled(after: toast.duration) { [weak self] in
+            self?.toastDismissed()
+        }
     }
 
     private func log(_ name: String) { dependencies.analytics.log(name) }

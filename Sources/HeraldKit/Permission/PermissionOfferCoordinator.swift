@@ -18,13 +18,15 @@ import Observation
     public let consentBanner: ConsentBannerModel?
     /// The soft-ask modal while it is up.
     public private(set) var promptModel: PermissionPromptModel?
-    /// A toast that outlived the modal (the request error, PERM-05).
+    /// A toast that outlived the modal (the request error, PERM-05); it goes once its duration
+    /// has passed, or with ``toastDismissed()``.
     public private(set) var toast: Toast?
 
     @ObservationIgnored private let dependencies: HeraldDependencies
     @ObservationIgnored private var homeTimer: Task<Void, Never>?
     @ObservationIgnored private var offeredOnHomeThisSession = false
     @ObservationIgnored private var orderTimer: Task<Void, Never>?
+    @ObservationIgnored private var toastTimer: Task<Void, Never>?
 
     /// Offers for `presentation`; builds the Home banner when that is the presentation.
     public init(presentation: PermissionPresentation, dependencies: HeraldDependencies) {
@@ -74,6 +76,13 @@ import Observation
         present(state)
     }
 
+    /// The toast was swiped away: it goes at once.
+    public func toastDismissed() {
+        toastTimer?.cancel()
+        toastTimer = nil
+        toast = nil
+    }
+
     /// Presents the modal when the offer rules allow (PERM-01).
     private func presentIfOffered() async {
         guard let state = await dependencies.permissionOfferState() else { return }
@@ -84,7 +93,16 @@ import Observation
         guard promptModel == nil else { return }
         promptModel = PermissionPromptModel(permission: state, dependencies: dependencies) { [weak self] toast in
             self?.promptModel = nil
-            if let toast { self?.toast = toast }
+            if let toast { self?.show(toast) }
+        }
+    }
+
+    /// Shows `toast` for its duration on the injected clock, in place of any other.
+    private func show(_ toast: Toast) {
+        toastTimer?.cancel()
+        self.toast = toast
+        toastTimer = dependencies.clock.scheduled(after: toast.duration) { [weak self] in
+            self?.toastDismissed()
         }
     }
 }

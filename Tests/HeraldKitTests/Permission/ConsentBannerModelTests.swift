@@ -148,6 +148,50 @@ import Testing
         #expect(world.backend.decisions == [false])
     }
 
+    @Test("CONSENT-05 the success toast goes once its 3 s have passed")
+    func grantedToastExpires() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.authorized)
+        await banner.acceptTapped()
+
+        await world.clock.advance(by: .milliseconds(2999))
+        #expect(banner.toast == ConsentCopy.grantedToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(banner.toast == nil)
+    }
+
+    @Test("CONSENT-06 a denied toast swiped away goes at once, and its timer with it")
+    func deniedToastDismissed() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.blocked)
+        await banner.acceptTapped()
+        #expect(banner.toast == ConsentCopy.deniedToast)
+        await world.clock.advance(by: .seconds(1))
+
+        banner.toastDismissed()
+
+        #expect(banner.toast == nil)
+        await world.clock.settle()
+        #expect(world.clock.sleeperCount == 0)
+    }
+
+    @Test("CONSENT-06 a toast that replaces another shows for its own full duration")
+    func replacingToastGetsItsOwnDuration() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .failure(OSDialogFailed())
+        await banner.acceptTapped()
+        #expect(banner.toast == ConsentCopy.errorToast)
+        await world.clock.advance(by: .seconds(2))
+
+        banner.bannerTapped()
+        world.system.nextAnswer = .state(.blocked)
+        await banner.acceptTapped()
+        await world.clock.advance(by: .milliseconds(2999))
+        #expect(banner.toast == ConsentCopy.deniedToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(banner.toast == nil)
+    }
+
     @Test("CONSENT-06 the OS request throws: a danger toast, the sheet closes and the banner stays")
     func requestErrorClosesTheSheet() async {
         let (world, banner) = await openSheet()

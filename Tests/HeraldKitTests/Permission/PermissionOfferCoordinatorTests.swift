@@ -269,6 +269,36 @@ import Testing
         #expect(world.navigator.openedPaths == ["/"])
     }
 
+    @Test("PERM-11 the danger toast that outlived the modal goes once its duration has passed")
+    func lingeringToastExpires() async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.nextAnswer = .failure(PermissionCheckFailed())
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        await offers.developerSettingsRowTapped()
+        await offers.promptModel?.turnOnTapped()
+        #expect(offers.toast == PermissionPromptCopy.errorToast)
+
+        await world.clock.advance(by: PermissionPromptCopy.errorToast.duration - .milliseconds(1))
+        #expect(offers.toast == PermissionPromptCopy.errorToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(offers.toast == nil)
+    }
+
+    @Test("PERM-11 the danger toast that outlived the modal, swiped away, goes at once and its timer with it")
+    func lingeringToastDismissed() async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.nextAnswer = .failure(PermissionCheckFailed())
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        await offers.developerSettingsRowTapped()
+        await offers.promptModel?.turnOnTapped()
+
+        offers.toastDismissed()
+
+        #expect(offers.toast == nil)
+        await world.clock.settle()
+        #expect(world.clock.sleeperCount == 0)
+    }
+
     @Test("PERM-03 granted from the Home offer: the modal is gone and no toast lingers")
     func grantedFromHome() async {
         let world = PermissionWorld(.notDetermined)
