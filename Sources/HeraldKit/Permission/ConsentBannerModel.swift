@@ -16,6 +16,9 @@ import Observation
 
     @ObservationIgnored private let dependencies: HeraldDependencies
     @ObservationIgnored private var toastTimer: Task<Void, Never>?
+    /// Moves on with every Home check and every OS decision, so a check that answers after
+    /// either is dropped.
+    @ObservationIgnored private var visibilityGeneration = 0
 
     /// A hidden banner; ``homeAppeared()`` decides whether it shows.
     public init(dependencies: HeraldDependencies) {
@@ -33,9 +36,13 @@ import Observation
     }
 
     /// Home is on screen: the banner shows when the permission was never asked and the soft
-    /// ask is not done (CONSENT-01, CONSENT-02). A failed OS check hides it.
+    /// ask is not done (CONSENT-01, CONSENT-02). A failed OS check hides it. A check overtaken
+    /// by a later one, or by a decision in the consent sheet, changes nothing.
     public func homeAppeared() async {
+        visibilityGeneration += 1
+        let generation = visibilityGeneration
         let visible = await dependencies.permissionOfferState() != nil
+        guard generation == visibilityGeneration else { return }
         if visible && !isVisible { log(ConsentEvent.bannerShown) }
         isVisible = visible
     }
@@ -71,6 +78,7 @@ import Observation
         guard let granted = state.decision else { return }
         show(granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast)
         isVisible = false
+        visibilityGeneration += 1
         dependencies.storage.setFlag(StorageKey.permissionPromptDismissed)
         await dependencies.recordPermissionDecision(state)
     }

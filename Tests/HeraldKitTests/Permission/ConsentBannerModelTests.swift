@@ -66,6 +66,45 @@ import Testing
         #expect(!nextLaunch.isVisible)
     }
 
+    @Test("CONSENT-02 Home appearing again while the OS dialog is open does not bring the banner back after Accept")
+    func staleCheckDuringTheDialog() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .pending
+        let accept = Task { await banner.acceptTapped() }
+        await world.clock.settle()
+        world.system.holdsStateReads = true
+        let appeared = Task { await banner.homeAppeared() }
+        await world.clock.settle()
+        #expect(world.system.heldStateReadCount == 1)
+
+        world.system.respond(.state(.authorized))
+        await accept.value
+        #expect(!banner.isVisible)
+        world.system.releaseStateReads()
+        await appeared.value
+
+        #expect(!banner.isVisible)
+        #expect(world.analytics.names.filter { $0 == ConsentEvent.bannerShown }.count == 1)
+    }
+
+    @Test("CONSENT-02 an earlier Home check answering late does not override a later one")
+    func earlierCheckAnsweringLate() async {
+        let (world, banner) = await visibleBanner()
+        world.system.holdsStateReads = true
+        let earlier = Task { await banner.homeAppeared() }
+        await world.clock.settle()
+        world.system.holdsStateReads = false
+        world.system.current = .authorized  // granted in Settings meanwhile
+
+        await banner.homeAppeared()
+        #expect(!banner.isVisible)
+        world.system.releaseStateReads()
+        await earlier.value
+
+        #expect(!banner.isVisible)
+        #expect(world.analytics.names == [ConsentEvent.bannerShown])
+    }
+
     @Test("CONSENT-02 a failed OS check hides the banner")
     func bannerHiddenWhenTheCheckFails() async {
         let world = PermissionWorld(.notDetermined)
