@@ -72,7 +72,8 @@ import Observation
     /// permission (PUSH-01), syncs it with the backend (SYNC-01..SYNC-03), asks when configured
     /// to ask at sign-in (PUSH-02, the only prompt at start-up) and registers the token for
     /// `userID` once granted (PUSH-03..PUSH-06). A token on record for another user is
-    /// registered again, so the backend moves it to `userID`.
+    /// registered again, so the backend moves it to `userID`. Also retries unregistering a
+    /// token `userID` left at an earlier sign-out (PUSH-13).
     public func shellMounted(userID: String) async {
         if userID != self.userID {
             self.userID = userID
@@ -110,9 +111,10 @@ import Observation
         await unregisterStaleToken(of: userID, session: session)
     }
 
-    /// Someone is signing out, while the session still holds: the token registered for them is
-    /// unregistered from the backend and forgotten, so the next account registers afresh
-    /// (PUSH-13). A registration still under way lands first and is unregistered too.
+    /// Someone is signing out, while the session still holds: the token registered for the
+    /// user of the last ``shellMounted(userID:)`` is unregistered from the backend and
+    /// forgotten, so the next account registers afresh (PUSH-13). A registration still under
+    /// way lands first and is unregistered too.
     ///
     /// A failed unregister is kept and retried while the same user is signed in again (the
     /// backend unregisters a token only for its own user); once the token is registered for
