@@ -2,7 +2,8 @@ import HeraldKit
 import Testing
 
 /// The OS notification permission, scripted by a test: the current state, and what the OS
-/// dialog answers. A request nobody scripted fails the test.
+/// dialog answers. A request nobody scripted fails the test. State reads can be held, to model
+/// an OS that answers late.
 @MainActor public final class FakePermissionSystem {
     /// How the next OS dialog ends.
     public enum Answer {
@@ -20,9 +21,13 @@ import Testing
     public var stateError: (any Error)?
     /// The answer of the next request; consumed by it. `nil` makes a request fail the test.
     public var nextAnswer: Answer?
+    /// When set, each `state()` waits until ``releaseStateReads()`` and then answers what it
+    /// would have answered when it was called.
+    public var holdsStateReads = false
     public private(set) var stateReads = 0
     public private(set) var requests = 0
     private var waiting: CheckedContinuation<NotificationPermissionState, any Error>?
+    private var heldStateReads: [CheckedContinuation<Void, Never>] = []
 
     public init(_ current: NotificationPermissionState = .notDetermined) {
         self.current = current
@@ -30,6 +35,17 @@ import Testing
 
     /// Whether an OS dialog is up (a `.pending` request waits for ``respond(_:)``).
     public var isDialogOpen: Bool { waiting != nil }
+
+    /// How many `state()` calls are waiting for ``releaseStateReads()``.
+    public var heldStateReadCount: Int { heldStateReads.count }
+
+    /// Lets every held `state()` answer, and stops holding new ones.
+    public func releaseStateReads() {
+        holdsStateReads = false
+        let held = heldStateReads
+        heldStateReads = []
+        for read in held { read.resume() }
+    }
 
     /// Ends a pending dialog with `answer` (a state or a failure).
     public func respond(_ answer: Answer) {
@@ -55,8 +71,10 @@ import Testing
         NotificationPermissionClient(
             state: { [self] in
                 stateReads += 1
-                if let stateError { throw stateError }
-                return current
+                let answer: Result<NotificationPermissionState, any Error> =
+                    stateError.map { .failure($0) } ?? .success(current)
+                if holdsStateReads { await withCheckedContinuation { heldStateReads.append($0) } }
+                return try answer.get()
             },
             request: { [self] in
                 requests += 1

@@ -25,6 +25,7 @@ import Testing
         let tokens = FakePushTokens(PushToken(value: String(repeating: "ab", count: 32), provider: .apns))
         let navigator = RecordingNavigator()
         let storage = InMemoryKeyValueStore()
+        let analytics = RecordingAnalytics()
         let client: HeraldClient
         let dependencies: HeraldDependencies
 
@@ -40,6 +41,7 @@ import Testing
             dependencies.pushToken = tokens.client
             dependencies.navigator = navigator.navigator
             dependencies.storage = storage.store
+            dependencies.analytics = analytics.client
             dependencies.clock = clock.dependency
             dependencies.platform = platform
             self.dependencies = dependencies
@@ -67,8 +69,9 @@ import Testing
 
             app.permission.nextAnswer = .state(.authorized)
             let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: app.dependencies)
-            await registrar.shellMounted()
+            await registrar.shellMounted(userID: "alice")
             #expect(registrar.status == .registered)
+            #expect(app.analytics.names == ["notification_permission_granted"])
             let devices = try await server.publisherRequest("GET", "/v1/users/alice/devices")
             let device = try #require(try devices.decode(DeviceList.self).items.first)
             #expect(device.token == String(repeating: "ab", count: 32) && device.provider == .apns)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Small persistent values on the device: dismissal markers, the update-prompt dismissal,
-/// the last registered push token.
+/// the last registered push token and its user.
 public struct KeyValueStore: Sendable {
     public var string: @MainActor @Sendable (_ key: String) -> String?
     /// Stores `value` under `key`; `nil` removes it.
@@ -35,6 +35,14 @@ public struct KeyValueStore: Sendable {
 public enum StorageKey {
     /// The permission soft-ask was dismissed (PERM-06).
     public static let permissionPromptDismissed = "herald.permissionPrompt.dismissed"
-    /// The last push token registered with the backend (PUSH-05).
+    /// The last push token registered with the backend (PUSH-05), for the user under
+    /// ``registeredPushTokenUser`` (PUSH-04).
     public static let registeredPushToken = "herald.push.registeredToken"
+    /// The user the token under ``registeredPushToken`` is registered for.
+    public static let registeredPushTokenUser = "herald.push.registeredTokenUser"
+    /// A token the backend may still hold for a user who signed out, because unregistering it
+    /// failed (PUSH-13); for the user under ``stalePushTokenUser``.
+    public static let stalePushToken = "herald.push.staleToken"
+    /// The user the token under ``stalePushToken`` was registered for.
+    public static let stalePushTokenUser = "herald.push.staleTokenUser"
 }

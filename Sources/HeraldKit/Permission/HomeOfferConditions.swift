@@ -7,7 +7,8 @@ public struct HomeOfferConditions: Sendable, Equatable {
     public var isAccountReady: Bool
     /// The Home tab is in front.
     public var isHomeFocused: Bool
-    /// This device already has a push token registered (``PushRegistrar/isTokenRegistered``).
+    /// This device already has a push token registered for the signed-in user
+    /// (``PushRegistrar/isTokenRegistered``).
     public var isPushTokenRegistered: Bool
 
     public init(isSignedIn: Bool, isAccountReady: Bool, isHomeFocused: Bool, isPushTokenRegistered: Bool) {

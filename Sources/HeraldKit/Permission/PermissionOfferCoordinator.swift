@@ -18,13 +18,16 @@ import Observation
     public let consentBanner: ConsentBannerModel?
     /// The soft-ask modal while it is up.
     public private(set) var promptModel: PermissionPromptModel?
-    /// A toast that outlived the modal (the request error, PERM-05).
+    /// A toast that outlived the modal (the request error, PERM-05); it goes once its duration
+    /// has passed, or with ``toastDismissed()``.
     public private(set) var toast: Toast?
 
     @ObservationIgnored private let dependencies: HeraldDependencies
+    @ObservationIgnored private var homeConditions: HomeOfferConditions?
     @ObservationIgnored private var homeTimer: Task<Void, Never>?
     @ObservationIgnored private var offeredOnHomeThisSession = false
     @ObservationIgnored private var orderTimer: Task<Void, Never>?
+    @ObservationIgnored private var toastTimer: Task<Void, Never>?
 
     /// Offers for `presentation`; builds the Home banner when that is the presentation.
     public init(presentation: PermissionPresentation, dependencies: HeraldDependencies) {
@@ -37,18 +40,22 @@ import Observation
     /// The shell's state changed (sign-in, account stage, tab, token registration). With the
     /// soft-ask modal, a signed-in, ready account on Home without a registered token gets the
     /// offer once per session after Home stays so for 1.5 s; anything changing sooner cancels
-    /// it (PERM-14, GATE-08). Signing out starts a new session.
+    /// it, also while the OS permission is still being read (PERM-14, GATE-08). Signing out
+    /// starts a new session and drops a pending order-confirmation offer.
     public func homeConditionsChanged(_ conditions: HomeOfferConditions) {
-        if !conditions.isSignedIn { offeredOnHomeThisSession = false }
-        guard presentation == .softAskModal, conditions.allowsHomeOffer, !offeredOnHomeThisSession else {
+        homeConditions = conditions
+        if !conditions.isSignedIn {
+            offeredOnHomeThisSession = false
+            orderConfirmationLeft()
+        }
+        guard isHomeOfferWanted else {
             homeTimer?.cancel()
             homeTimer = nil
             return
         }
         guard homeTimer == nil else { return }
         homeTimer = dependencies.clock.scheduled(after: Self.homeSettleDelay) { [weak self] in
-            self?.offeredOnHomeThisSession = true
-            await self?.presentIfOffered()
+            await self?.offerOnHome()
         }
     }
 
@@ -57,12 +64,12 @@ import Observation
     public func orderConfirmed() {
         guard presentation == .softAskModal, orderTimer == nil else { return }
         orderTimer = dependencies.clock.scheduled(after: Self.orderConfirmationDelay) { [weak self] in
-            await self?.presentIfOffered()
+            await self?.offerAfterOrder()
         }
     }
 
-    /// The order confirmation screen was left: a pending offer is dropped, and the next
-    /// confirmation is a new visit.
+    /// The order confirmation screen was left: a pending offer is dropped, also while the OS
+    /// permission is still being read, and the next confirmation is a new visit.
     public func orderConfirmationLeft() {
         orderTimer?.cancel()
         orderTimer = nil
@@ -74,9 +81,32 @@ import Observation
         present(state)
     }
 
-    /// Presents the modal when the offer rules allow (PERM-01).
-    private func presentIfOffered() async {
-        guard let state = await dependencies.permissionOfferState() else { return }
+    /// The toast was swiped away: it goes at once.
+    public func toastDismissed() {
+        toastTimer?.cancel()
+        toastTimer = nil
+        toast = nil
+    }
+
+    /// Whether the shell, as last reported, wants the Home offer (PERM-14, GATE-08).
+    private var isHomeOfferWanted: Bool {
+        presentation == .softAskModal && homeConditions?.allowsHomeOffer == true && !offeredOnHomeThisSession
+    }
+
+    /// Home stayed settled for 1.5 s: the modal, when the offer rules allow (PERM-01) and Home
+    /// is still settled once the OS has answered. An offer dropped meanwhile was not made, so
+    /// coming back to Home starts the wait again.
+    private func offerOnHome() async {
+        let state = await dependencies.permissionOfferState()
+        guard !Task.isCancelled, isHomeOfferWanted else { return }
+        offeredOnHomeThisSession = true
+        if let state { present(state) }
+    }
+
+    /// 1.2 s after an order: the modal when the offer rules allow (PERM-01), unless the
+    /// confirmation was left or the person signed out while the OS answered.
+    private func offerAfterOrder() async {
+        guard let state = await dependencies.permissionOfferState(), !Task.isCancelled else { return }
         present(state)
     }
 
@@ -84,7 +114,16 @@ import Observation
         guard promptModel == nil else { return }
         promptModel = PermissionPromptModel(permission: state, dependencies: dependencies) { [weak self] toast in
             self?.promptModel = nil
-            if let toast { self?.toast = toast }
+            if let toast { self?.show(toast) }
+        }
+    }
+
+    /// Shows `toast` for its duration on the injected clock, in place of any other.
+    private func show(_ toast: Toast) {
+        toastTimer?.cancel()
+        self.toast = toast
+        toastTimer = dependencies.clock.scheduled(after: toast.duration) { [weak self] in
+            self?.toastDismissed()
         }
     }
 }

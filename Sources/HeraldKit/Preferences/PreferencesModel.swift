@@ -201,10 +201,11 @@ import Observation
         }
     }
 
-    /// PREFS-02, STORE-03: shows the OS dialog and records its answer. A grant turns push on;
-    /// a refusal saves nothing the person chose, and warns only when the OS may ask again
-    /// (a final refusal brings up the blocked banner instead). A refusal that cannot be
-    /// recorded goes unreported: the switch stays off either way.
+    /// PREFS-02, STORE-03: shows the OS dialog and records its answer, which is logged as a
+    /// decision (EVENT-06, EVENT-07). A grant turns push on; a refusal saves nothing the
+    /// person chose, and warns only when the OS may ask again (a final refusal brings up the
+    /// blocked banner instead). A refusal that cannot be recorded goes unreported: the switch
+    /// stays off either way.
     private func askForPermission() async {
         pending.push = true
         defer { pending.push = nil }
@@ -216,7 +217,8 @@ import Observation
             return
         }
         permission = answer
-        if answer.isGranted {
+        let decision = dependencies.confirmPermissionDecision(answer)
+        if decision == true {
             do {
                 merge(try await dependencies.api.recordPermission(true), .push)
                 toast = PreferencesCopy.pushEnabledToast
@@ -225,7 +227,7 @@ import Observation
             }
             return
         }
-        if answer.authorization == .denied, let recorded = try? await dependencies.api.recordPermission(false) {
+        if decision == false, let recorded = try? await dependencies.api.recordPermission(false) {
             merge(recorded, .push)
         }
         if !answer.isBlockedBySystem { toast = PreferencesCopy.permissionDeniedToast }

@@ -66,6 +66,45 @@ import Testing
         #expect(!nextLaunch.isVisible)
     }
 
+    @Test("CONSENT-02 Home appearing again while the OS dialog is open does not bring the banner back after Accept")
+    func staleCheckDuringTheDialog() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .pending
+        let accept = Task { await banner.acceptTapped() }
+        await world.clock.settle()
+        world.system.holdsStateReads = true
+        let appeared = Task { await banner.homeAppeared() }
+        await world.clock.settle()
+        #expect(world.system.heldStateReadCount == 1)
+
+        world.system.respond(.state(.authorized))
+        await accept.value
+        #expect(!banner.isVisible)
+        world.system.releaseStateReads()
+        await appeared.value
+
+        #expect(!banner.isVisible)
+        #expect(world.analytics.names.filter { $0 == ConsentEvent.bannerShown }.count == 1)
+    }
+
+    @Test("CONSENT-02 an earlier Home check answering late does not override a later one")
+    func earlierCheckAnsweringLate() async {
+        let (world, banner) = await visibleBanner()
+        world.system.holdsStateReads = true
+        let earlier = Task { await banner.homeAppeared() }
+        await world.clock.settle()
+        world.system.holdsStateReads = false
+        world.system.current = .authorized  // granted in Settings meanwhile
+
+        await banner.homeAppeared()
+        #expect(!banner.isVisible)
+        world.system.releaseStateReads()
+        await earlier.value
+
+        #expect(!banner.isVisible)
+        #expect(world.analytics.names == [ConsentEvent.bannerShown])
+    }
+
     @Test("CONSENT-02 a failed OS check hides the banner")
     func bannerHiddenWhenTheCheckFails() async {
         let world = PermissionWorld(.notDetermined)
@@ -148,6 +187,50 @@ import Testing
         #expect(world.backend.decisions == [false])
     }
 
+    @Test("CONSENT-05 the success toast goes once its 3 s have passed")
+    func grantedToastExpires() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.authorized)
+        await banner.acceptTapped()
+
+        await world.clock.advance(by: .milliseconds(2999))
+        #expect(banner.toast == ConsentCopy.grantedToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(banner.toast == nil)
+    }
+
+    @Test("CONSENT-06 a denied toast swiped away goes at once, and its timer with it")
+    func deniedToastDismissed() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.blocked)
+        await banner.acceptTapped()
+        #expect(banner.toast == ConsentCopy.deniedToast)
+        await world.clock.advance(by: .seconds(1))
+
+        banner.toastDismissed()
+
+        #expect(banner.toast == nil)
+        await world.clock.settle()
+        #expect(world.clock.sleeperCount == 0)
+    }
+
+    @Test("CONSENT-06 a toast that replaces another shows for its own full duration")
+    func replacingToastGetsItsOwnDuration() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .failure(OSDialogFailed())
+        await banner.acceptTapped()
+        #expect(banner.toast == ConsentCopy.errorToast)
+        await world.clock.advance(by: .seconds(2))
+
+        banner.bannerTapped()
+        world.system.nextAnswer = .state(.blocked)
+        await banner.acceptTapped()
+        await world.clock.advance(by: .milliseconds(2999))
+        #expect(banner.toast == ConsentCopy.deniedToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(banner.toast == nil)
+    }
+
     @Test("CONSENT-06 the OS request throws: a danger toast, the sheet closes and the banner stays")
     func requestErrorClosesTheSheet() async {
         let (world, banner) = await openSheet()
@@ -159,6 +242,22 @@ import Testing
         #expect(banner.sheet == nil)
         #expect(banner.isVisible)
         #expect(world.analytics.names.last == ConsentEvent.accepted)
+    }
+
+    @Test(
+        "CONSENT-06 an OS dialog closed without a choice is no denial: no toast, the sheet closes and the banner stays")
+    func noChoiceIsNoDenial() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.notDetermined)
+
+        await banner.acceptTapped()
+
+        #expect(banner.sheet == nil)
+        #expect(banner.toast == nil)
+        #expect(banner.isVisible)
+        #expect(!world.isDismissalMarkerSet)
+        banner.bannerTapped()
+        #expect(banner.sheet != nil)
     }
 
     @Test("CONSENT-07 Cancel or a swipe closes the sheet and the banner remains", arguments: [true, false])
@@ -260,5 +359,17 @@ import Testing
 
         #expect(world.analytics.names.suffix(2) == ["notification_consent_accepted", "notification_permission_denied"])
         #expect(!world.analytics.names.contains("notification_permission_granted"))
+    }
+
+    @Test("EVENT-07 an OS dialog closed without a choice logs no decision")
+    func noChoiceLogsNoDecision() async {
+        let (world, banner) = await openSheet(recordsDecision: true)
+        world.system.nextAnswer = .state(.notDetermined)
+
+        await banner.acceptTapped()
+
+        #expect(world.analytics.names.last == "notification_consent_accepted")
+        #expect(!world.analytics.names.contains("notification_permission_denied"))
+        #expect(world.backend.decisions.isEmpty)
     }
 }

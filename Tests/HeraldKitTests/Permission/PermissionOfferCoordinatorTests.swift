@@ -65,6 +65,29 @@ import Testing
         #expect(offers.promptModel != nil)
     }
 
+    @Test(
+        "PERM-14 a shell change while the OS permission is still being read drops the Home offer; back on Home the wait starts again",
+        arguments: Blocker.allCases)
+    func shellChangeDuringTheReadDropsTheOffer(blocker: Blocker) async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.holdsStateReads = true
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        offers.homeConditionsChanged(PermissionCases.onHome)
+        await world.clock.advance(by: .milliseconds(1500))
+        #expect(world.system.heldStateReadCount == 1)
+
+        offers.homeConditionsChanged(blocker.conditions)
+        world.system.releaseStateReads()
+        await world.clock.settle()
+        #expect(offers.promptModel == nil)
+
+        offers.homeConditionsChanged(PermissionCases.onHome)
+        await world.clock.advance(by: .milliseconds(1499))
+        #expect(offers.promptModel == nil)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(offers.promptModel != nil)
+    }
+
     @Test("PERM-14 the Home offer comes once per session; a new sign-in is a new session")
     func oncePerSession() async {
         let world = PermissionWorld(.notDetermined)
@@ -202,6 +225,40 @@ import Testing
         #expect(world.system.stateReads == 0)
     }
 
+    @Test("PERM-18 leaving the confirmation while the OS permission is still being read drops the offer")
+    func leavingConfirmationDuringTheReadCancels() async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.holdsStateReads = true
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        offers.orderConfirmed()
+        await world.clock.advance(by: .milliseconds(1200))
+        #expect(world.system.heldStateReadCount == 1)
+
+        offers.orderConfirmationLeft()
+        world.system.releaseStateReads()
+        await world.clock.settle()
+
+        #expect(offers.promptModel == nil)
+    }
+
+    @Test(
+        "PERM-18 signing out drops a pending order offer, before 1.2 s or while the OS permission is read",
+        arguments: [false, true])
+    func signingOutDropsTheOrderOffer(duringTheRead: Bool) async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.holdsStateReads = duringTheRead
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        offers.orderConfirmed()
+        await world.clock.advance(by: duringTheRead ? .milliseconds(1200) : .seconds(1))
+
+        offers.homeConditionsChanged(Blocker.signedOut.conditions)
+        world.system.releaseStateReads()
+        await world.clock.advance(by: .seconds(5))
+
+        #expect(offers.promptModel == nil)
+        #expect(world.system.stateReads == (duringTheRead ? 1 : 0))
+    }
+
     @Test(
         "PERM-18 nothing after an order when permission is already granted or decided",
         arguments: PermissionCases.decided)
@@ -267,6 +324,36 @@ import Testing
         #expect(offers.toast == PermissionPromptCopy.errorToast)
         #expect(offers.toast?.kind == .danger)
         #expect(world.navigator.openedPaths == ["/"])
+    }
+
+    @Test("PERM-11 the danger toast that outlived the modal goes once its duration has passed")
+    func lingeringToastExpires() async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.nextAnswer = .failure(PermissionCheckFailed())
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        await offers.developerSettingsRowTapped()
+        await offers.promptModel?.turnOnTapped()
+        #expect(offers.toast == PermissionPromptCopy.errorToast)
+
+        await world.clock.advance(by: PermissionPromptCopy.errorToast.duration - .milliseconds(1))
+        #expect(offers.toast == PermissionPromptCopy.errorToast)
+        await world.clock.advance(by: .milliseconds(1))
+        #expect(offers.toast == nil)
+    }
+
+    @Test("PERM-11 the danger toast that outlived the modal, swiped away, goes at once and its timer with it")
+    func lingeringToastDismissed() async {
+        let world = PermissionWorld(.notDetermined)
+        world.system.nextAnswer = .failure(PermissionCheckFailed())
+        let offers = PermissionOfferCoordinator(presentation: .softAskModal, dependencies: world.dependencies)
+        await offers.developerSettingsRowTapped()
+        await offers.promptModel?.turnOnTapped()
+
+        offers.toastDismissed()
+
+        #expect(offers.toast == nil)
+        await world.clock.settle()
+        #expect(world.clock.sleeperCount == 0)
     }
 
     @Test("PERM-03 granted from the Home offer: the modal is gone and no toast lingers")

@@ -196,4 +196,49 @@ import Testing
         #expect(!model.isPresented)
         #expect(world.isDismissalMarkerSet)
     }
+
+    @Test(
+        "EVENT-06 a grant in the modal's OS dialog logs notification_permission_granted",
+        arguments: PermissionCases.grants)
+    func grantLogsTheEvent(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
+    ) async {
+        let world = PermissionWorld(before, platform: platform)
+        world.allowRecordingDecisions()
+        world.system.nextAnswer = .state(after)
+        let (model, _) = world.prompt()
+
+        await model.turnOnTapped()
+
+        #expect(world.analytics.names == ["notification_permission_granted"])
+    }
+
+    @Test(
+        "EVENT-07 a refusal in the modal's OS dialog logs notification_permission_denied",
+        arguments: PermissionCases.refusals)
+    func refusalLogsTheEvent(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState
+    ) async {
+        let world = PermissionWorld(before, platform: platform)
+        world.allowRecordingDecisions()
+        world.system.nextAnswer = .state(after)
+        let (model, _) = world.prompt()
+
+        await model.turnOnTapped()
+
+        #expect(world.analytics.names == ["notification_permission_denied"])
+    }
+
+    @Test("EVENT-07 an OS dialog closed without a choice logs no decision and records none")
+    func noChoiceLogsNothing() async {
+        let world = PermissionWorld(.notDetermined)
+        world.allowRecordingDecisions()
+        world.system.nextAnswer = .state(.notDetermined)
+        let (model, _) = world.prompt()
+
+        await model.turnOnTapped()
+
+        #expect(world.analytics.names.isEmpty)
+        #expect(world.backend.decisions.isEmpty)
+    }
 }

@@ -26,8 +26,12 @@ import HeraldModel
         dependencies.platform.platform = platform
     }
 
-    /// Installs `POST /v1/me/permission`.
-    func allowRecordingDecisions() { dependencies.api.recordPermission = backend.recordPermission }
+    /// Installs `POST /v1/me/permission`, and analytics, where every decision is logged
+    /// (EVENT-06, EVENT-07).
+    func allowRecordingDecisions() {
+        dependencies.api.recordPermission = backend.recordPermission
+        allowAnalytics()
+    }
     /// Installs the system settings opener.
     func allowOpeningSettings() { dependencies.settings = settings.opener }
     /// Installs analytics.
@@ -45,6 +49,34 @@ import HeraldModel
 
     /// The token stored as registered.
     var storedToken: String? { storage.values[StorageKey.registeredPushToken] }
+    /// The user the stored token is registered for.
+    var storedTokenUser: String? { storage.values[StorageKey.registeredPushTokenUser] }
+    /// The token stored as left registered for a user who signed out.
+    var staleToken: String? { storage.values[StorageKey.stalePushToken] }
+
+    /// Stores `token` as registered for `user`, as an earlier launch would have.
+    func storeRegistration(_ token: String, for user: String) {
+        storage.values[StorageKey.registeredPushToken] = token
+        storage.values[StorageKey.registeredPushTokenUser] = user
+    }
+
+    /// Installs `POST /v1/me/permission/sync`, held at `gate` before the backend sees it.
+    func allowSync(heldAt gate: Gate) {
+        let sync = backend.syncPermission
+        dependencies.api.syncPermission = { status in
+            await gate.wait()
+            return try await sync(status)
+        }
+    }
+
+    /// Holds every `POST /v1/me/devices` at `gate` before the backend sees it.
+    func holdRegistrations(at gate: Gate) {
+        let register = dependencies.api.registerDevice
+        dependencies.api.registerDevice = { registration in
+            await gate.wait()
+            return try await register(registration)
+        }
+    }
 
     /// Whether the soft ask's dismissal marker is stored.
     var isDismissalMarkerSet: Bool { storage.values[StorageKey.permissionPromptDismissed] != nil }
@@ -56,6 +88,29 @@ import HeraldModel
             closes.toasts.append(toast)
         }
         return (model, closes)
+    }
+}
+
+/// Holds callers until a test opens it; once open, it lets every caller through.
+@MainActor final class Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// How many callers wait.
+    var waiting: Int { waiters.count }
+
+    /// Waits until ``open()``.
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Lets every waiting caller, and every later one, go on.
+    func open() {
+        isOpen = true
+        let waiters = waiters
+        self.waiters = []
+        for waiter in waiters { waiter.resume() }
     }
 }
 

@@ -10,6 +10,8 @@ import HeraldModel
     let os: FakePermissionSystem
     let settings = RecordingSettingsOpener()
     let navigator = RecordingNavigator()
+    /// Analytics, where an OS decision is logged (EVENT-06, EVENT-07).
+    let analytics = RecordingAnalytics()
     let model: PreferencesModel
 
     /// - Parameters:
@@ -27,6 +29,7 @@ import HeraldModel
         var dependencies = HeraldDependencies.failing
         dependencies.api = api(backend.api())
         dependencies.permission = os.client
+        dependencies.analytics = analytics.client
         if opensSettings { dependencies.settings = settings.opener }
         if presentsSignIn { dependencies.navigator = navigator.navigator }
         model = PreferencesModel(

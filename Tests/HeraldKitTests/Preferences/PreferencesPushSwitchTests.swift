@@ -208,4 +208,35 @@ import Testing
         #expect(harness.model.toast?.title == "Could not save preferences")
         #expect(harness.form?.pushSwitch.isOn == false)
     }
+
+    @Test("EVENT-06 a grant in the master switch's OS dialog logs notification_permission_granted")
+    func grantLogsTheEvent() async {
+        let harness = await PreferencesHarness.loaded(
+            stored: Preferences(globalEnabled: false), permission: .notDetermined)
+        harness.os.nextAnswer = .state(.authorized)
+        await harness.model.pushSwitchToggled(isOn: true)
+
+        #expect(harness.analytics.names == ["notification_permission_granted"])
+    }
+
+    @Test(
+        "EVENT-07 a refusal in the master switch's OS dialog logs notification_permission_denied; no choice logs nothing",
+        arguments: [
+            (
+                NotificationPermissionState.notDetermined, NotificationPermissionState.blocked,
+                ["notification_permission_denied"]
+            ),
+            (.deniedCanAskAgain, .deniedCanAskAgain, ["notification_permission_denied"]),
+            (.notDetermined, .notDetermined, []),
+        ])
+    func refusalLogsTheEvent(
+        before: NotificationPermissionState, after: NotificationPermissionState, events: [String]
+    ) async {
+        let harness = await PreferencesHarness.loaded(permission: before)
+        harness.os.nextAnswer = .state(after)
+        await harness.model.pushSwitchToggled(isOn: true)
+
+        #expect(harness.analytics.names == events)
+        #expect(harness.backend.decisions == (events.isEmpty ? [] : [false]))
+    }
 }

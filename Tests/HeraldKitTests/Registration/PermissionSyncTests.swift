@@ -16,7 +16,7 @@ import Testing
         world.dependencies.platform.isSimulator = true
         world.backend.preferences = stored
         world.allowSync()
-        await PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies).shellMounted()
+        await PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies).shellMounted(userID: "alice")
         return world
     }
 
@@ -72,7 +72,7 @@ import Testing
         world.dependencies.platform.isSimulator = true
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.backend.syncs.isEmpty)
         #expect(world.backend.preferences == Preferences())
@@ -86,7 +86,7 @@ import Testing
         world.allowRegistering(PushToken(value: "apns-token-1", provider: .apns))
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.backend.syncs == [.granted])
         #expect(registrar.status == .registered)

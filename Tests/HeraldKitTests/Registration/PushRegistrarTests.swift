@@ -34,7 +34,7 @@ import Testing
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
         #expect(world.system.stateReads == 0)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.system.stateReads == 1)
         #expect(world.system.requests == 0)
@@ -48,7 +48,7 @@ import Testing
         world.system.stateError = Failed()
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(registrar.status == .failed)
         #expect(world.tokens.requests == 0)
@@ -67,7 +67,7 @@ import Testing
         world.allowRegistering(platform == .ios ? Self.apnsToken : Self.fcmToken)
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.system.requests == 1)
         #expect(world.backend.decisions == [true])
@@ -87,10 +87,50 @@ import Testing
         if platform == .android { world.allowSync() }
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.backend.decisions == [false])
         #expect(registrar.status == .notGranted)
+    }
+
+    @Test("EVENT-06 a grant in the OS dialog at sign-in logs notification_permission_granted")
+    func grantAtSignInLogsTheEvent() async {
+        let world = world(.notDetermined)
+        world.system.nextAnswer = .state(.authorized)
+        world.allowRecordingDecisions()
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.analytics.names == ["notification_permission_granted"])
+    }
+
+    @Test(
+        "EVENT-07 a refusal in the OS dialog at sign-in logs notification_permission_denied; no choice logs nothing",
+        arguments: [
+            (
+                DevicePlatform.ios, NotificationPermissionState.notDetermined, NotificationPermissionState.blocked,
+                ["notification_permission_denied"]
+            ),
+            (.android, .deniedCanAskAgain, .deniedCanAskAgain, ["notification_permission_denied"]),
+            (.ios, .notDetermined, .notDetermined, []),
+        ])
+    func refusalAtSignInLogsTheEvent(
+        platform: DevicePlatform, before: NotificationPermissionState, after: NotificationPermissionState,
+        events: [String]
+    ) async {
+        let world = world(before, platform: platform)
+        world.system.nextAnswer = .state(after)
+        world.allowRecordingDecisions()
+        if platform == .android { world.allowSync() }
+        let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.analytics.names == events)
+        #expect(world.backend.decisions == (events.isEmpty ? [] : [false]))
     }
 
     @Test("PUSH-02 asking at sign-in, an OS request that throws registers nothing")
@@ -99,7 +139,7 @@ import Testing
         world.system.nextAnswer = .failure(Failed())
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(registrar.status == .failed)
     }
@@ -113,7 +153,7 @@ import Testing
         let world = world(.notDetermined)
         let registrar = PushRegistrar(presentation: presentation, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.system.requests == 0)
         #expect(registrar.status == .notGranted)
@@ -129,7 +169,7 @@ import Testing
         world.allowSync()
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.system.requests == 0)
         #expect(registrar.status == .notGranted)
@@ -146,7 +186,7 @@ import Testing
         world.allowRegistering(token)
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.tokens.requests == 1)
         #expect(world.system.requests == 0)
@@ -158,7 +198,7 @@ import Testing
         let world = world(.notDetermined)
         world.allowRegistering(Self.apnsToken)
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         #expect(registrar.status == .notGranted)
 
         world.system.current = .authorized
@@ -171,6 +211,33 @@ import Testing
         #expect(world.tokens.requests == 1)
     }
 
+    @Test("PUSH-03 while two mounts overlap, the app becoming active waits until both are done")
+    func activationWaitsForOverlappingMounts() async {
+        let world = world(.blocked)
+        let gate = Gate()
+        world.allowSync(heldAt: gate)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        let first = Task { await registrar.shellMounted(userID: "alice") }
+        await world.clock.settle()
+        #expect(gate.waiting == 1)
+        world.system.holdsStateReads = true
+        let second = Task { await registrar.shellMounted(userID: "alice") }
+        await world.clock.settle()
+        #expect(world.system.heldStateReadCount == 1)
+
+        gate.open()
+        await first.value
+        let active = Task { await registrar.appBecameActive() }
+        await world.clock.settle()
+        #expect(world.system.stateReads == 2)
+
+        world.system.releaseStateReads()
+        await second.value
+        await active.value
+        #expect(world.system.stateReads == 2)
+        #expect(registrar.status == .notGranted)
+    }
+
     @Test("PUSH-03 a failed token request registers nothing; the next mount tries again")
     func tokenFailureRetries() async {
         let world = world(.authorized)
@@ -179,12 +246,12 @@ import Testing
         world.tokens.error = Failed()
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         #expect(registrar.status == .failed)
         #expect(world.backend.registrations.isEmpty)
 
         world.tokens.error = nil
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         #expect(registrar.status == .registered)
     }
 
@@ -197,7 +264,7 @@ import Testing
         world.allowRegistering(token)
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(
             world.backend.registrations == [
@@ -218,30 +285,101 @@ import Testing
         world.backend.registerError = HeraldAPIError.offline()
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         #expect(registrar.status == .failed)
         #expect(world.storedToken == nil)
 
         world.backend.registerError = nil
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         #expect(world.backend.registrations.count == 2)
         #expect(world.storedToken == "apns-token-1")
+    }
+
+    @Test("PUSH-04 another account mounting after a session that ended without sign-out registers the token for itself")
+    func anotherAccountRegistersAfresh() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted(userID: "alice")
+        #expect(registrar.isTokenRegistered)
+
+        // Alice's session expired; no signingOut(). Bob signs in.
+        await registrar.shellMounted(userID: "bob")
+        #expect(world.backend.registrations.map(\.token) == ["apns-token-1", "apns-token-1"])
+        #expect(world.storedTokenUser == "bob")
+        #expect(registrar.isTokenRegistered)
+
+        // On a later launch Bob's token is on record for him; Alice's is not.
+        let nextLaunch = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await nextLaunch.shellMounted(userID: "bob")
+        #expect(world.backend.registrations.count == 2)
+        await nextLaunch.shellMounted(userID: "alice")
+        #expect(world.backend.registrations.count == 3)
+        #expect(world.storedTokenUser == "alice")
+    }
+
+    @Test("PUSH-04 a token on record for another user does not count as registered for the one signing in")
+    func tokenOfAnotherUserIsNotRegistered() async {
+        let world = world(.authorized)
+        world.storeRegistration("apns-token-1", for: "alice")
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        world.system.holdsStateReads = true
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        let mount = Task { await registrar.shellMounted(userID: "bob") }
+        await world.clock.settle()
+        #expect(!registrar.isTokenRegistered)
+        #expect(registrar.registeredToken == nil)
+
+        world.system.releaseStateReads()
+        await mount.value
+        #expect(registrar.registeredToken == "apns-token-1")
+        #expect(world.backend.registrations.count == 1)
+    }
+
+    @Test("PUSH-04 a registration still landing for the previous user is not kept for them; the new user's lands last")
+    func lateRegistrationOfThePreviousUser() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let gate = Gate()
+        world.holdRegistrations(at: gate)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        let alice = Task { await registrar.shellMounted(userID: "alice") }
+        await world.clock.settle()
+        #expect(gate.waiting == 1)
+
+        let bob = Task { await registrar.shellMounted(userID: "bob") }
+        await world.clock.settle()
+        #expect(gate.waiting == 1)
+        gate.open()
+        await alice.value
+        await bob.value
+
+        #expect(world.backend.registrations.count == 2)
+        #expect(world.storedTokenUser == "bob")
+        #expect(world.staleToken == nil)
+        #expect(registrar.isTokenRegistered)
+        #expect(registrar.status == .registered)
     }
 
     @Test("PUSH-05 on cold start the token is read again and not re-registered when it did not rotate")
     func coldStartSameToken() async {
         let world = world(.authorized)
-        world.storage.values[StorageKey.registeredPushToken] = "apns-token-1"
+        world.storeRegistration("apns-token-1", for: "alice")
         world.allowSync()
         world.tokens.token = Self.apnsToken
         world.dependencies.pushToken = world.tokens.client
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
-        #expect(registrar.isTokenRegistered)
+        #expect(!registrar.isTokenRegistered)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.tokens.requests == 1)
         #expect(registrar.status == .registered)
+        #expect(registrar.isTokenRegistered)
         #expect(world.storedToken == "apns-token-1")
     }
 
@@ -250,12 +388,12 @@ import Testing
         arguments: grantedDevices)
     func coldStartRotatedToken(platform: DevicePlatform, state: NotificationPermissionState, token: PushToken) async {
         let world = world(state, platform: platform)
-        world.storage.values[StorageKey.registeredPushToken] = "old-token"
+        world.storeRegistration("old-token", for: "alice")
         world.allowSync()
         world.allowRegistering(token)
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.backend.registrations.map(\.token) == [token.value])
         #expect(world.storedToken == token.value)
@@ -273,7 +411,7 @@ import Testing
         world.allowSync()
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
         await registrar.appBecameActive()
 
         #expect(registrar.status == .skippedOnSimulator)
@@ -287,7 +425,7 @@ import Testing
         world.allowRecordingDecisions()
         let registrar = PushRegistrar(presentation: .askAtSignIn, dependencies: world.dependencies)
 
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         #expect(world.system.requests == 1)
         #expect(registrar.status == .skippedOnSimulator)
@@ -302,7 +440,7 @@ import Testing
         world.allowRegistering(token)
         world.allowUnregistering()
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
-        await registrar.shellMounted()
+        await registrar.shellMounted(userID: "alice")
 
         await registrar.signingOut()
 
@@ -312,23 +450,111 @@ import Testing
         #expect(registrar.status == .idle)
     }
 
-    @Test("PUSH-13 a failed unregister still forgets the token, so the next account registers afresh")
-    func failedUnregisterStillForgets() async {
+    @Test("PUSH-13 a failed unregister is kept; another account registering the token makes it moot")
+    func failedUnregisterIsMootOnceAnotherAccountRegisters() async {
         let world = world(.authorized)
-        world.storage.values[StorageKey.registeredPushToken] = "apns-token-1"
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
         world.allowUnregistering()
-        world.backend.unregisterError = HeraldAPIError.offline()
         let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted(userID: "alice")
+        world.backend.unregisterError = HeraldAPIError.offline()
 
         await registrar.signingOut()
         #expect(world.backend.unregistered == ["apns-token-1"])
         #expect(world.storedToken == nil)
+        #expect(world.staleToken == "apns-token-1")
 
+        world.backend.unregisterError = nil
+        let nextLaunch = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await nextLaunch.shellMounted(userID: "bob")
+        await nextLaunch.appBecameActive()
+        #expect(world.backend.registrations.map(\.token) == ["apns-token-1", "apns-token-1"])
+        #expect(world.backend.unregistered == ["apns-token-1"])
+        #expect(world.staleToken == nil)
+        #expect(world.storedTokenUser == "bob")
+    }
+
+    @Test(
+        "PUSH-13 a failed unregister is retried while the same user is signed in again and the token is not theirs again"
+    )
+    func failedUnregisterRetriedForTheSameUser() async {
+        let world = world(.authorized)
         world.allowSync()
         world.allowRegistering(Self.apnsToken)
-        let nextAccount = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
-        await nextAccount.shellMounted()
-        #expect(world.backend.registrations.map(\.token) == ["apns-token-1"])
+        world.allowUnregistering()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted(userID: "alice")
+        world.backend.unregisterError = HeraldAPIError.offline()
+        await registrar.signingOut()
+
+        // Another account without permission cannot unregister alice's token: nothing is tried.
+        world.system.current = .blocked
+        await registrar.shellMounted(userID: "bob")
+        await registrar.appBecameActive()
+        await registrar.signingOut()
+        #expect(world.backend.unregistered == ["apns-token-1"])
+
+        // Alice is back, still offline, then online when the app becomes active.
+        await registrar.shellMounted(userID: "alice")
+        #expect(world.backend.unregistered == ["apns-token-1", "apns-token-1"])
+        #expect(world.staleToken == "apns-token-1")
+        world.backend.unregisterError = nil
+        await registrar.appBecameActive()
+        #expect(world.backend.unregistered == ["apns-token-1", "apns-token-1", "apns-token-1"])
+        #expect(world.staleToken == nil)
+        await registrar.appBecameActive()
+        #expect(world.backend.unregistered.count == 3)
+        #expect(world.backend.registrations.count == 1)
+    }
+
+    @Test("PUSH-13 when the same user is back with permission, the token is registered again instead of unregistered")
+    func failedUnregisterReplacedByRegistration() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        world.allowUnregistering()
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        await registrar.shellMounted(userID: "alice")
+        world.backend.unregisterError = HeraldAPIError.offline()
+        await registrar.signingOut()
+        world.backend.unregisterError = nil
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.backend.registrations.count == 2)
+        #expect(world.backend.unregistered == ["apns-token-1"])
+        #expect(world.staleToken == nil)
+        #expect(registrar.isTokenRegistered)
+    }
+
+    @Test("PUSH-13 signing out while the token is being registered unregisters it once it lands and stores nothing")
+    func signOutDuringRegistration() async {
+        let world = world(.authorized)
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        world.allowUnregistering()
+        let gate = Gate()
+        world.holdRegistrations(at: gate)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+        let mount = Task { await registrar.shellMounted(userID: "alice") }
+        await world.clock.settle()
+        #expect(gate.waiting == 1)
+
+        let signOut = Task { await registrar.signingOut() }
+        await world.clock.settle()
+        #expect(!registrar.isTokenRegistered)
+        #expect(world.backend.unregistered.isEmpty)
+
+        gate.open()
+        await mount.value
+        await signOut.value
+        #expect(world.backend.registrations.count == 1)
+        #expect(world.backend.unregistered == ["apns-token-1"])
+        #expect(world.storedToken == nil)
+        #expect(world.staleToken == nil)
+        #expect(registrar.status == .idle)
+        #expect(!registrar.isTokenRegistered)
     }
 
     @Test("PUSH-13 signing out with no registered token calls nothing")
