@@ -107,12 +107,14 @@ public final class TestClock: Sendable {
         }
     }
 
-    /// Lets work queued on the main actor run.
+    /// Lets work queued on the main actor run: each yield lets every job queued before it run,
+    /// so a chain of up to ``settleYields`` dependent main-actor hops (a task that starts a task
+    /// that resumes a continuation, ...) completes. A model's page load takes about four hops.
     @MainActor public func settle() async {
         for _ in 0..<Self.settleYields { await Task.yield() }
     }
 
-    private static let settleYields = 20
+    public static let settleYields = 200
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components
