@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
         // Store protocol and the SQLite store.
         .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
+        // Push delivery to APNs, FCM and Expo; provider auth under Auth/.
+        .target(name: "HeraldPush", dependencies: ["HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
@@ -36,6 +38,7 @@ let package = Package(
 
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto"]),
         .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
+        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldCrypto"]),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
         .testTarget(
             name: "HeraldServerTests",

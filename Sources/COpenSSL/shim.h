@@ -6,4 +6,10 @@
 #include <openssl/rand.h>
 #include <openssl/err.h>
 #include <openssl/crypto.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/ec.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+#include <openssl/obj_mac.h>
 #endif

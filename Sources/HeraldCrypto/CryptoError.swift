@@ -40,7 +40,8 @@ public struct CryptoError: Error, Equatable, Sendable, CustomStringConvertible, 
     public static let issuedInFuture = CryptoError(.issuedInFuture)
     /// A required claim (`sub`, `exp`) is absent.
     public static let missingClaim = CryptoError(.missingClaim)
-    /// The key cannot be used (for example an empty secret).
+    /// The key cannot be used (for example an empty secret, a PEM that does not parse, or a
+    /// key of the wrong type for the algorithm).
     public static let invalidKey = CryptoError(.invalidKey)
 
     /// Stable snake_case identifier, e.g. `expired`.
@@ -82,6 +83,12 @@ enum OpenSSLCall {
         return pointer
     }
 
+    /// Throws ``CryptoError/openSSL`` when `pointer` (an opaque OpenSSL handle) is NULL.
+    static func check(_ pointer: OpaquePointer?, _ function: StaticString) throws -> OpaquePointer {
+        guard let pointer else { throw failure(function) }
+        return pointer
+    }
+
     /// Runs an operation that cannot fail short of a broken OpenSSL; a failure stops the process.
     static func mustSucceed<Result>(_ body: () throws -> Result) -> Result {
         do {
@@ -92,7 +99,7 @@ enum OpenSSLCall {
     }
 
     /// The error of `function`, with OpenSSL's first queued error; the queue is emptied.
-    private static func failure(_ function: StaticString) -> CryptoError {
+    static func failure(_ function: StaticString) -> CryptoError {
         let first = ERR_get_error()
         while ERR_get_error() != 0 {}
         var text = "\(function) failed"

@@ -19,8 +19,8 @@ public struct JWTClaims: Sendable, Equatable {
     }
 }
 
-/// JSON Web Tokens (RFC 7519) in compact form. HS256 today; the header handling and
-/// ``JWTAlgorithm`` leave room for ES256 and RS256.
+/// JSON Web Tokens (RFC 7519) in compact form: HS256 user tokens here, ES256 and RS256
+/// provider tokens in `JWT+Signing.swift`.
 public enum JWT {
     /// Longer tokens are refused before any decoding.
     public static let maxTokenLength = 8_192
@@ -86,6 +86,7 @@ public enum JWT {
     struct Header: Decodable {
         var alg: String
         var typ: String?
+        var kid: String?
         var crit: [String]?
     }
 
@@ -154,7 +155,12 @@ public enum JWT {
     }
 }
 
-/// Signature algorithms by their JOSE names. Only HS256 is implemented.
+/// Signature algorithms by their JOSE names (RFC 7518).
 public enum JWTAlgorithm: String, Sendable, CaseIterable {
+    /// HMAC with SHA-256: user tokens.
     case hs256 = "HS256"
+    /// ECDSA on P-256 with SHA-256: APNs provider tokens.
+    case es256 = "ES256"
+    /// RSASSA-PKCS1-v1_5 with SHA-256: Google service-account assertions.
+    case rs256 = "RS256"
 }
