@@ -65,9 +65,12 @@ public final class SigningKey: @unchecked Sendable {
 
     /// A private key from PEM: PKCS#8 (`BEGIN PRIVATE KEY`, as in an APNs `.p8` file or a
     /// service-account `private_key`), or the traditional `BEGIN EC/RSA PRIVATE KEY` forms.
+    /// An encrypted key is refused: there is no passphrase to give.
     public convenience init(privateKeyPEM pem: String) throws {
         let key = try MemoryBIO.reading(Array(pem.utf8)) { bio in
-            try OpenSSLCall.check(PEM_read_bio_PrivateKey(bio, nil, nil, nil), "PEM_read_bio_PrivateKey")
+            // The callback gives no passphrase: with NULL, OpenSSL would ask on the terminal.
+            try OpenSSLCall.check(
+                PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil), "PEM_read_bio_PrivateKey")
         }
         try self.init(taking: key, isPrivate: true)
     }
@@ -75,7 +78,8 @@ public final class SigningKey: @unchecked Sendable {
     /// A public key from a PEM SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`).
     public convenience init(publicKeyPEM pem: String) throws {
         let key = try MemoryBIO.reading(Array(pem.utf8)) { bio in
-            try OpenSSLCall.check(PEM_read_bio_PUBKEY(bio, nil, nil, nil), "PEM_read_bio_PUBKEY")
+            try OpenSSLCall.check(
+                PEM_read_bio_PUBKEY(bio, nil, { _, _, _, _ in -1 }, nil), "PEM_read_bio_PUBKEY")
         }
         try self.init(taking: key, isPrivate: false)
     }

@@ -99,6 +99,18 @@ struct SigningTests {
         }
     }
 
+    @Test("an encrypted key is refused without asking for a passphrase; a .p8 without its last newline loads")
+    func pemVariants() async throws {
+        let encrypted = try await OpenSSLTool.run([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass", "pass:secret",
+        ])
+        #expect(encrypted.hasPrefix("-----BEGIN ENCRYPTED PRIVATE KEY-----"))
+        #expect(throws: CryptoError.openSSL) { try SigningKey(privateKeyPEM: encrypted) }
+        let p8 = try Self.ecKey.privateKeyPEM()
+        let trimmed = String(p8.dropLast())
+        #expect(try SigningKey(privateKeyPEM: trimmed).publicKeyPEM() == Self.ecKey.publicKeyPEM())
+    }
+
     @Test("a small RSA key and a non-P-256 curve are refused")
     func weakKeys() async throws {
         let rsa1024 = try await OpenSSLTool.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])

@@ -18,6 +18,8 @@ struct APNsProviderTokenTests {
         let verified = try JWT.verify(token, key: Self.key.publicKey(), claims: APNsProviderClaims.self)
         #expect(verified.header == JWTHeader(alg: .es256, kid: "ABC123DEFG"))
         #expect(verified.claims == APNsProviderClaims(iss: "DEF123GHIJ", iat: 1_750_000_000))
+        let header = try #require(Base64URL.decode(String(token.prefix { $0 != "." })))
+        #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"ES256","kid":"ABC123DEFG"}"#)
     }
 
     @Test("one token serves every request until 50 minutes, then a new one is minted")

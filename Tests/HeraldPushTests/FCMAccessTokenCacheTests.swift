@@ -33,6 +33,21 @@ struct FCMAccessTokenCacheTests {
         #expect(endpoint.calls == 2)
     }
 
+    @Test("a token that lives less than twice the margin is reused for half its life")
+    func shortLived() async throws {
+        let endpoint = try FakeTokenEndpoint(clock: clock)
+        let cache = makeCache(endpoint)
+        let body = #"{"access_token":"short","expires_in":120,"token_type":"Bearer"}"#
+        endpoint.answer(PushHTTPResponse(status: 200, body: Array(body.utf8)))
+        _ = try await cache.accessToken()
+        clock.advance(seconds: 59)
+        #expect(try await cache.accessToken() == "short")
+        #expect(endpoint.calls == 1)
+        clock.advance(seconds: 1)
+        _ = try await cache.accessToken()
+        #expect(endpoint.calls == 2)
+    }
+
     @Test("concurrent callers share one exchange")
     func singleFlight() async throws {
         let endpoint = try FakeTokenEndpoint(clock: clock)

@@ -21,7 +21,7 @@ public final class APNsProviderToken: Sendable {
     public static let minimumAge: TimeInterval = 20 * 60
     /// The age at which a new token is minted.
     public static let refreshAge: TimeInterval = 50 * 60
-    /// Apple's ceiling on a token's age.
+    /// Apple's ceiling on a token's age: older tokens get `ExpiredProviderToken`.
     public static let maximumAge: TimeInterval = 60 * 60
 
     private struct Minted {
@@ -61,7 +61,7 @@ public final class APNsProviderToken: Sendable {
             }
             let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
             let token = try JWT.sign(
-                header: ["kid": keyID, "typ": "JWT"],
+                header: ["kid": keyID],
                 claims: APNsProviderClaims(iss: teamID, iat: Int64(issuedAt.timeIntervalSince1970)), key: key)
             minted = Minted(token: token, issuedAt: issuedAt)
             return token

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The OAuth2 access token for FCM HTTP v1, got by exchanging an RS256 service-account
 /// assertion at the account's `token_uri` and cached until ``refreshMargin`` before it
-/// expires. Concurrent callers that find no usable token share one exchange.
+/// expires (or half its lifetime, for a token that lives less than twice the margin).
+/// Concurrent callers that find no usable token share one exchange.
 public final class FCMAccessTokenCache: Sendable {
     /// The scope FCM HTTP v1 requires.
     public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
@@ -15,7 +16,8 @@ public final class FCMAccessTokenCache: Sendable {
 
     private struct Token {
         var value: String
-        var expiresAt: Date
+        /// When the token is replaced: before it expires, by the margin.
+        var refreshAt: Date
     }
 
     private struct State {
@@ -48,7 +50,7 @@ public final class FCMAccessTokenCache: Sendable {
     public func accessToken() async throws -> String {
         let now = clock()
         let step: Step = state.withLock { state in
-            if let token = state.token, now < token.expiresAt.addingTimeInterval(-refreshMargin) {
+            if let token = state.token, now < token.refreshAt {
                 return .cached(token.value)
             }
             if let running = state.exchange { return .join(id: running.id, task: running.task) }
@@ -102,7 +104,7 @@ public final class FCMAccessTokenCache: Sendable {
                 method: "POST", url: account.tokenURI,
                 headers: ["content-type": "application/x-www-form-urlencoded", "accept": "application/json"],
                 body: Array(body.utf8)))
-        return try Self.token(from: response, requestedAt: started)
+        return try Self.token(from: response, requestedAt: started, margin: refreshMargin)
     }
 
     private struct TokenResponse: Decodable {
@@ -114,7 +116,9 @@ public final class FCMAccessTokenCache: Sendable {
     }
 
     /// The token in an OAuth2 token response; its lifetime counts from `requestedAt`.
-    private static func token(from response: PushHTTPResponse, requestedAt: Date) throws -> Token {
+    private static func token(from response: PushHTTPResponse, requestedAt: Date, margin: TimeInterval) throws
+        -> Token
+    {
         let decoded = try? JSONDecoder().decode(TokenResponse.self, from: Data(response.body))
         guard (200..<300).contains(response.status) else {
             let error = decoded?.error ?? "HTTP \(response.status)"
@@ -131,6 +135,6 @@ public final class FCMAccessTokenCache: Sendable {
         guard decoded.token_type?.lowercased() == "bearer" else {
             throw PushAuthError(.malformedTokenResponse, "token_type is not Bearer")
         }
-        return Token(value: value, expiresAt: requestedAt.addingTimeInterval(expiresIn))
+        return Token(value: value, refreshAt: requestedAt.addingTimeInterval(max(expiresIn - margin, expiresIn / 2)))
     }
 }
