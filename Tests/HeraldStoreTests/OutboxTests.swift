@@ -164,3 +164,18 @@ struct OutboxTests {
         }
     }
 }
+
+@Suite("Delivery ids")
+struct DeliveryIDTests {
+    @Test("a delivery id is a lower-case version 4 UUID, different every time")
+    func shape() {
+        var random = SystemRandomNumberGenerator()
+        let ids = (0..<1_000).map { _ in DeliveryID.make(using: &random) }
+        #expect(Set(ids).count == 1_000)
+        for id in ids {
+            let parsed = UUID(uuidString: id)
+            #expect(parsed?.uuidString.lowercased() == id, "\(id)")
+            #expect(Array(id)[14] == "4" && "89ab".contains(Array(id)[19]), "\(id)")
+        }
+    }
+}

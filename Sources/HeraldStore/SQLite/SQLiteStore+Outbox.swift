@@ -31,15 +31,16 @@ extension SQLiteStore {
         let devices = try activeDevices(users, db)
         let preferences = try storedPreferences(users, db)
 
+        var random = SystemRandomNumberGenerator()
         for notification in pushed {
             let expires = notification.push?.ttlSeconds.map { notification.createdAt.addingTimeInterval(Double($0)) }
-            // A delivery id is the APNs `apns-id`: a lower-case UUID, kept across attempts.
+            // A delivery id is the APNs `apns-id`, kept across attempts.
             let row = { (device: OutboxDevice?, status: DeliveryStatus, reason: String?, due: Date?) throws in
                 try db.execute(
                     """
                     INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
                                             status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at)
-                    VALUES (\(UUID().uuidString.lowercased()), \(notification.id), \(notification.userID),
+                    VALUES (\(DeliveryID.make(using: &random)), \(notification.id), \(notification.userID),
                             \(device?.token), \(device?.provider), \(device?.platform), \(device?.environment),
                             \(status.rawValue), \(reason), 0, \(due), \(expires), \(notification.createdAt),
                             \(notification.createdAt))
