@@ -22,6 +22,9 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
 public enum DeliverySkipReason {
     /// The user had no active device when the notification was published.
     public static let noDevice = "no_device"
+    /// By the time the delivery was due, its device was deactivated (pruned), unregistered
+    /// (sign-out) or registered to another user.
+    public static let deviceInactive = "device_inactive"
 }
 
 /// The reason recorded on a delivery whose TTL ran out.

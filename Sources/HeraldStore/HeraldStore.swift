@@ -65,7 +65,8 @@ public protocol HeraldStore: Sendable {
     /// seconds: queued rows, deferred rows whose time has come, and sending rows whose lease
     /// ran out (a worker that died mid-send). Each becomes `sending` with a new claim token
     /// and one more attempt; its id stays. A due row past its TTL is marked `expired` here
-    /// and not returned, so a worker never sends a stale push.
+    /// and not returned, so a worker never sends a stale push; so is a row whose device is no
+    /// longer active or no longer the recipient's (skipped, `device_inactive`).
     func claimDueDeliveries(limit: Int, now: Date, lease: TimeInterval) async throws -> [ClaimedDelivery]
     /// Records the outcome of a claim. `false`, changing nothing, when `claimToken` no
     /// longer holds the row (its lease ran out and it was claimed again, or it completed).

@@ -206,4 +206,32 @@ struct DeliveryClaimTests {
             #expect(try await store.deliverySummary("n2") == [Summary(token: "tablet", status: .queued)])
         }
     }
+
+    @Test("a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent")
+    func deviceGoneBeforeClaim() async throws {
+        try await withStore { (store) async throws in
+            for token in ["pruned", "signed-out", "moved", "kept"] {
+                try await store.addDevice(token)
+            }
+            try await store.publishPushed(["first"])
+            try await store.publishPushed(["second"], createdAt: at(1))
+            let claims = try await store.claimDueDeliveries(limit: 4, now: at(1), lease: 30)
+            let pruned = try #require(claims.first { $0.deviceToken == "pruned" })
+            #expect(
+                try await store.completeDelivery(
+                    id: pruned.id, claimToken: pruned.claimToken, outcome: .pruned(reason: "Unregistered"), now: at(2)))
+            #expect(try await store.deleteDevice(userID: "u1", token: "signed-out"))
+            try await store.addDevice("moved", user: "u2", at: at(2))
+
+            let second = try await store.claimDueDeliveries(limit: 10, now: at(3), lease: 30)
+            #expect(second.map(\.deviceToken) == ["kept"])
+            #expect(
+                try await store.deliverySummary("second") == [
+                    Summary(token: "kept", status: .sending),
+                    Summary(token: "moved", status: .skipped, reason: "device_inactive"),
+                    Summary(token: "pruned", status: .skipped, reason: "device_inactive"),
+                    Summary(token: "signed-out", status: .skipped, reason: "device_inactive"),
+                ])
+        }
+    }
 }

@@ -893,7 +893,7 @@ enum OpenAPIDocument {
                   "provider": {"type": ["string", "null"], "enum": ["apns", "fcm", "expo", null]},
                   "platform": {"type": ["string", "null"], "enum": ["ios", "android", null]},
                   "status": {"type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped", "expired", "deferred"]},
-                  "reason": {"type": ["string", "null"], "description": "Why it was skipped (global_off, os_denied, category_off, type_disabled, no_device), failed or last retried (the provider's reason), or ttl_expired."},
+                  "reason": {"type": ["string", "null"], "description": "Why it was skipped (global_off, os_denied, category_off, type_disabled, no_device; device_inactive when the device was pruned, unregistered or moved to another user before it was sent), failed or last retried (the provider's reason), or ttl_expired."},
                   "attempts": {"type": "integer", "minimum": 0},
                   "nextAttemptAt": {"type": ["string", "null"], "format": "date-time", "description": "When it is next tried: the send time of a queued or deferred item, the lease expiry of a sending one; null once final."},
                   "updatedAt": {"type": "string", "format": "date-time"}
