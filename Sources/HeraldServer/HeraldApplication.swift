@@ -57,6 +57,7 @@ public final class HeraldApplication: Sendable {
         AppConfigRoutes(services: services).register(in: &router)
         PublisherRoutes(services: services).register(in: &router)
         PushPreviewRoutes(services: services).register(in: &router)
+        DeliveryRoutes(services: services).register(in: &router)
         return router
     }
 

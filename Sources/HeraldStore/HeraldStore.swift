@@ -21,9 +21,16 @@ public protocol HeraldStore: Sendable {
 
     // MARK: Publishing
 
-    /// Writes every notification, its user counters and its stream event in ONE transaction;
-    /// all or nothing. See ``PublishOutcome`` for idempotency.
-    func publish(_ notifications: [NewNotification], idempotency: IdempotencyClaim?) async throws -> PublishOutcome
+    /// Writes every notification, its user counters, its stream event and its push delivery
+    /// rows in ONE transaction; all or nothing. See ``PublishOutcome`` for idempotency.
+    ///
+    /// A notification whose push options ask to send (and that is not hidden) gets, per
+    /// recipient, the push policy's answer for each active device under the stored preferences
+    /// and `catalog`: a queued row, a skipped row with the policy's reason, or a deferred row
+    /// due when quiet hours end; a recipient without an active device gets one skipped
+    /// `no_device` row. The TTL expiry is the creation time plus `ttlSeconds`.
+    func publish(_ notifications: [NewNotification], catalog: Catalog, idempotency: IdempotencyClaim?) async throws
+        -> PublishOutcome
 
     // MARK: Inbox (never hidden `admin.*` rows, never deleted rows)
 
@@ -48,6 +55,22 @@ public protocol HeraldStore: Sendable {
     /// The notification `id` as its publisher sees it: whoever received it, hidden or deleted,
     /// with its push options. `nil` when no row has that id.
     func publishedNotification(id: String) async throws -> StoredNotification?
+
+    /// The delivery rows of notification `id`, oldest first (empty for an unknown id).
+    func deliveries(notificationID: String) async throws -> [DeliveryRecord]
+
+    // MARK: Push delivery outbox (the delivery worker)
+
+    /// Atomically claims at most `limit` due deliveries, oldest due first, for `lease`
+    /// seconds: queued rows, deferred rows whose time has come, and sending rows whose lease
+    /// ran out (a worker that died mid-send). Each becomes `sending` with a new claim token
+    /// and one more attempt; its id stays. A due row past its TTL is marked `expired` here
+    /// and not returned, so a worker never sends a stale push; so is a row whose device is no
+    /// longer active or no longer the recipient's (skipped, `device_inactive`).
+    func claimDueDeliveries(limit: Int, now: Date, lease: TimeInterval) async throws -> [ClaimedDelivery]
+    /// Records the outcome of a claim. `false`, changing nothing, when `claimToken` no
+    /// longer holds the row (its lease ran out and it was claimed again, or it completed).
+    func completeDelivery(id: String, claimToken: String, outcome: DeliveryOutcome, now: Date) async throws -> Bool
 
     // MARK: Live-update log, for SSE Last-Event-ID resume
 

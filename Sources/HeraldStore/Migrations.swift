@@ -221,6 +221,47 @@ extension Migration {
                     "CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)",
                 ]
             ),
+            Migration(
+                version: 3, name: "push delivery outbox",
+                sql: [
+                    // One row per (notification, device), written with the inbox row. `id` is the
+                    // APNs `apns-id`, kept across attempts. `device_token`, `provider`, `platform`
+                    // and `environment` are NULL on the one `no_device` row of a user without an
+                    // active device. `status`: queued, sending (claimed), sent, failed, skipped,
+                    // expired, deferred; `reason` says why a row was skipped, failed or retried.
+                    // `next_attempt_at` is when the row is next due: the send time of a queued or
+                    // deferred row, the lease expiry of a sending one (an unfinished claim becomes
+                    // due again), NULL once final. `expires_at` is the end of the push's TTL.
+                    """
+                    CREATE TABLE deliveries (
+                        id TEXT PRIMARY KEY,
+                        notification_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        device_token TEXT,
+                        provider TEXT,
+                        platform TEXT,
+                        environment TEXT,
+                        status TEXT NOT NULL,
+                        reason TEXT,
+                        attempts INTEGER NOT NULL,
+                        next_attempt_at \(d.bigint),
+                        claim_token TEXT,
+                        expires_at \(d.bigint),
+                        provider_message_id TEXT,
+                        provider_ticket_id TEXT,
+                        created_at \(d.bigint) NOT NULL,
+                        updated_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    // A claim is one range scan over due rows only, oldest due first, reading
+                    // nothing but the index (final rows are not in it).
+                    """
+                    CREATE INDEX deliveries_due ON deliveries (next_attempt_at, id, expires_at)
+                    WHERE next_attempt_at IS NOT NULL
+                    """,
+                    "CREATE INDEX deliveries_notification ON deliveries (notification_id)",
+                ]
+            ),
         ]
     }
 }

@@ -54,7 +54,7 @@ struct InboxTests {
                     }
                 batch.append(note("n\(index)", type: type, category: category, createdAt: at(Double(index))))
             }
-            _ = try await store.publish(batch, idempotency: nil)
+            _ = try await store.publish(batch, catalog: .standard, idempotency: nil)
             let orders = try await store.inboxPage(userID: "u1", category: "orders", beforeSeq: nil, limit: 3)
             #expect(orders.items.map(\.id) == ["n9", "n6", "n3"])
             #expect(orders.hasMore)
@@ -86,7 +86,8 @@ struct InboxTests {
     func adminRowsHidden() async throws {
         try await withStore { (store) async throws in
             _ = try await store.publish(
-                [note("visible"), note("secret", type: "admin.audit", category: nil)], idempotency: nil)
+                [note("visible"), note("secret", type: "admin.audit", category: nil)], catalog: .standard,
+                idempotency: nil)
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
             #expect(page.items.map(\.id) == ["visible"])
             #expect(page.counts == counts(1, 1))
@@ -118,7 +119,7 @@ struct InboxTests {
                 [
                     note("mine"), note("theirs", user: "u2"), note("gone"),
                     note("admin", type: "admin.audit", category: nil),
-                ], idempotency: nil)
+                ], catalog: .standard, idempotency: nil)
             _ = try await store.delete(userID: "u1", id: "gone", at: at(5))
             #expect(try await store.notification(userID: "u1", id: "nope") == nil)
             #expect(try await store.notification(userID: "u1", id: "theirs") == nil)
@@ -139,7 +140,7 @@ struct InboxTests {
                     note("rich", deepLink: "/orders/1", detail: detail, push: PushOptions(send: true, priority: .high)),
                     note("empty", detail: NotificationDetail()),
                     note("plain"),
-                ], idempotency: nil)
+                ], catalog: .standard, idempotency: nil)
             let rich = try #require(try await store.notification(userID: "u1", id: "rich"))
             #expect(rich.detail == detail)
             #expect(rich.hasDetail)
@@ -282,7 +283,7 @@ struct RenderedInboxPageTests {
                     createdAt: at(Double(index)), data: ["orderId": String(index), "quote": "\"\n\u{07}"],
                     deepLink: deepLink)
             }
-            _ = try await store.publish(batch, idempotency: nil)
+            _ = try await store.publish(batch, catalog: .standard, idempotency: nil)
             _ = try await store.markRead(userID: "u1", id: "n28", at: at(100))
             _ = try await store.markAllSeen(userID: "u1", at: at(200))
             for category in [nil, "orders"] {

@@ -108,7 +108,7 @@ struct MigrationTests {
                     group.addTask {
                         for index in 0..<25 {
                             _ = try await store.publish(
-                                [note("w\(writer)-\(index)", user: "u\(writer)")], idempotency: nil)
+                                [note("w\(writer)-\(index)", user: "u\(writer)")], catalog: .standard, idempotency: nil)
                         }
                     }
                 }

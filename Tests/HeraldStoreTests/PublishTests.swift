@@ -15,7 +15,7 @@ struct PublishTests {
                     note("n2", user: "u2", deepLink: "/orders/1"),
                     note("n3", user: "u1", type: "admin.audit", category: nil),
                     note("n4", user: "u3", type: "admin.audit", category: nil),
-                ], idempotency: nil)
+                ], catalog: .standard, idempotency: nil)
             let events = try #require(outcome.createdEvents)
             #expect(events.map(\.userID) == ["u1", "u2"])
             #expect(events.allSatisfy { $0.kind == StreamEventRecord.notificationCreated })
@@ -49,7 +49,7 @@ struct PublishTests {
             await #expect(throws: StoreError.self) {
                 try await store.publish(
                     [note("b", user: "u1"), note("c", user: "u2"), note("a", user: "u2"), note("d", user: "u3")],
-                    idempotency: claim)
+                    catalog: .standard, idempotency: claim)
             }
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.counts(userID: "u2") == counts(0, 0))
@@ -62,7 +62,7 @@ struct PublishTests {
             #expect(try await store.latestStreamSeq(userID: "u1") == before)
             #expect(try await store.latestStreamSeq(userID: "u2") == 0)
             // The claim was not recorded either: the same key now publishes.
-            let retry = try await store.publish([note("b", user: "u1")], idempotency: claim)
+            let retry = try await store.publish([note("b", user: "u1")], catalog: .standard, idempotency: claim)
             #expect(retry.createdEvents?.count == 1)
         }
     }
@@ -71,9 +71,11 @@ struct PublishTests {
     func idempotentReplay() async throws {
         try await withStore { (store) async throws in
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
-            let first = try await store.publish([note("n1", user: "u1"), note("n2", user: "u2")], idempotency: claim)
+            let first = try await store.publish(
+                [note("n1", user: "u1"), note("n2", user: "u2")], catalog: .standard, idempotency: claim)
             #expect(first.createdEvents?.count == 2)
-            let again = try await store.publish([note("x1", user: "u1"), note("x2", user: "u2")], idempotency: claim)
+            let again = try await store.publish(
+                [note("x1", user: "u1"), note("x2", user: "u2")], catalog: .standard, idempotency: claim)
             #expect(
                 again
                     == .replayed([
@@ -90,10 +92,10 @@ struct PublishTests {
     func idempotentConflict() async throws {
         try await withStore { (store) async throws in
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
-            _ = try await store.publish([note("n1")], idempotency: claim)
+            _ = try await store.publish([note("n1")], catalog: .standard, idempotency: claim)
             var other = claim
             other.requestHash = "h2"
-            #expect(try await store.publish([note("n2")], idempotency: other) == .conflict)
+            #expect(try await store.publish([note("n2")], catalog: .standard, idempotency: other) == .conflict)
             #expect(try await store.notification(userID: "u1", id: "n2") == nil)
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
         }
@@ -103,13 +105,15 @@ struct PublishTests {
     func idempotencyExpiry() async throws {
         try await withStore { (store) async throws in
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
-            _ = try await store.publish([note("n1", createdAt: t0)], idempotency: claim)
+            _ = try await store.publish([note("n1", createdAt: t0)], catalog: .standard, idempotency: claim)
             // A day later the window starts after the first claim: the key publishes again.
             let later = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h2", notBefore: at(1))
-            let second = try await store.publish([note("n2", createdAt: at(86_401))], idempotency: later)
+            let second = try await store.publish(
+                [note("n2", createdAt: at(86_401))], catalog: .standard, idempotency: later)
             #expect(second.createdEvents?.count == 1)
             // ...and the replacement is now the claim that replays.
-            let replay = try await store.publish([note("n3", createdAt: at(86_402))], idempotency: later)
+            let replay = try await store.publish(
+                [note("n3", createdAt: at(86_402))], catalog: .standard, idempotency: later)
             #expect(replay == .replayed([PublishedNotification(id: "n2", recipient: "u1")]))
             #expect(try await store.counts(userID: "u1") == counts(2, 2))
         }
@@ -120,8 +124,11 @@ struct PublishTests {
         try await withStore { (store) async throws in
             let first = IdempotencyClaim(apiKeyID: "k1", key: "same", requestHash: "h1", notBefore: at(-60))
             let second = IdempotencyClaim(apiKeyID: "k2", key: "same", requestHash: "h2", notBefore: at(-60))
-            #expect(try await store.publish([note("n1")], idempotency: first).createdEvents?.count == 1)
-            #expect(try await store.publish([note("n2")], idempotency: second).createdEvents?.count == 1)
+            #expect(
+                try await store.publish([note("n1")], catalog: .standard, idempotency: first).createdEvents?.count == 1)
+            #expect(
+                try await store.publish([note("n2")], catalog: .standard, idempotency: second).createdEvents?.count == 1
+            )
         }
     }
 
@@ -132,7 +139,7 @@ struct PublishTests {
             let batch = (0..<1_000).map { index in
                 note("bulk-\(index)", user: "r\(index)", type: "promo.flash", category: "promotions")
             }
-            let outcome = try await store.publish(batch, idempotency: nil)
+            let outcome = try await store.publish(batch, catalog: .standard, idempotency: nil)
             let events = try #require(outcome.createdEvents)
             #expect(events.count == 1_000)
             #expect(zip(events, events.dropFirst()).allSatisfy { $0.seq < $1.seq })
@@ -146,7 +153,8 @@ struct PublishTests {
     @Test("an empty publish creates nothing")
     func emptyPublish() async throws {
         try await withStore { (store) async throws in
-            #expect(try await store.publish([], idempotency: nil) == .created(events: [], counts: [:]))
+            #expect(
+                try await store.publish([], catalog: .standard, idempotency: nil) == .created(events: [], counts: [:]))
         }
     }
 }
@@ -169,7 +177,7 @@ struct PublisherReadTests {
                 [
                     note("n1", user: "u1", detail: NotificationDetail(html: "<p>hi</p>"), push: push),
                     note("n2", user: "u2", type: "admin.audit", category: nil),
-                ], idempotency: nil)
+                ], catalog: .standard, idempotency: nil)
             _ = try await store.delete(userID: "u1", id: "n1", at: at(5))
             let first = try #require(try await store.publishedNotification(id: "n1"))
             #expect(first.userID == "u1")

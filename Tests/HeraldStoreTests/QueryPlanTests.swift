@@ -22,7 +22,7 @@ struct QueryPlanTests {
                         "n\(index)", user: "u\(index % 50)", type: type, category: category,
                         createdAt: at(Double(index))))
             }
-            _ = try await store.publish(batch, idempotency: nil)
+            _ = try await store.publish(batch, catalog: .standard, idempotency: nil)
             for index in stride(from: 0, to: 2_000, by: 7) {
                 _ = try await store.delete(userID: "u\(index % 50)", id: "n\(index)", at: at(5_000))
             }
@@ -65,6 +65,46 @@ struct QueryPlanTests {
                 let plan = try store.queryPlan(
                     SQLiteStore.pageQuery(userID: "u7", category: "orders", beforeSeq: beforeSeq, limit: 21))
                 expectSearch(plan, using: "notifications_inbox_category")
+            }
+        }
+    }
+
+    @Test(
+        "a delivery claim is one range scan of the covering due index; publish reads devices and preferences by index")
+    func claimPlan() async throws {
+        try await withStore { (store) async throws in
+            for index in 0..<50 {
+                try await store.addDevice("tok-\(index)", user: "u\(index)")
+            }
+            for round in 0..<20 {
+                _ = try await store.publish(
+                    (0..<50).map {
+                        note("n\(round)-\($0)", user: "u\($0)", createdAt: at(Double(round)), push: pushed)
+                    },
+                    catalog: .standard, idempotency: nil)
+            }
+            for claim in try await store.claimDueDeliveries(limit: 600, now: at(100), lease: 30) {
+                #expect(
+                    try await store.completeDelivery(
+                        id: claim.id, claimToken: claim.claimToken, outcome: .sent(providerMessageID: nil), now: at(101)
+                    ))
+            }
+            let users = SQLiteStore.jsonArray(["u1", "u2", "u3"])
+            for _ in 0..<2 {
+                expectSearch(
+                    try store.queryPlan(SQLiteStore.dueDeliveriesQuery(now: at(200), limit: 100)),
+                    using: "deliveries_due", covering: true)
+                let devices = try store.queryPlan(SQLiteStore.activeDevicesQuery(users))
+                #expect(
+                    devices.contains { $0.contains("SEARCH devices USING INDEX devices_user (user_id=?)") },
+                    "\(devices)")
+                let preferences = try store.queryPlan(SQLiteStore.preferencesQuery(users))
+                #expect(
+                    preferences.contains {
+                        $0.hasPrefix("SEARCH preferences USING INDEX sqlite_autoindex_preferences_1")
+                    },
+                    "\(preferences)")
+                try store.write { db in try db.execute("ANALYZE") }
             }
         }
     }

@@ -65,7 +65,7 @@ struct StreamEventTests {
                     note("n1", createdAt: at(0)), note("n2", createdAt: at(100)),
                     note("n3", user: "u2", createdAt: at(200)),
                 ],
-                idempotency: nil)
+                catalog: .standard, idempotency: nil)
             let latest = try await store.latestStreamSeq(userID: "u2")
             #expect(try await store.pruneStreamEvents(olderThan: at(150)) == 2)
             #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).isEmpty)

@@ -56,7 +56,7 @@ func publish(
     try await store.publish(
         ids.enumerated().map { index, id in
             note(id, user: user, type: type, category: category, createdAt: at(Double(index)))
-        }, idempotency: nil)
+        }, catalog: .standard, idempotency: nil)
 }
 
 func counts(_ unread: Int, _ unseen: Int) -> Counts { Counts(unread: unread, unseen: unseen) }

@@ -60,7 +60,7 @@ struct BenchCommand {
                     title: "Notification \(sequence)", body: "Seeded for the inbox benchmark, number \(sequence).",
                     data: ["orderId": String(sequence)], deepLink: nil, detail: nil, push: nil, createdAt: now)
             }
-            _ = try await store.publish(batch, idempotency: nil)
+            _ = try await store.publish(batch, catalog: .standard, idempotency: nil)
             written += count
             batchIndex += 1
             if batchIndex % 100 == 0 { cli.out("seeded \(written)/\(total)") }

@@ -455,6 +455,23 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/notifications/{id}/deliveries": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "Notification id (one recipient's row)."}],
+              "get": {
+                "operationId": "listDeliveries",
+                "tags": ["publisher"],
+                "summary": "Where the push of this notification stands on each of its recipient's active devices (as of publish): queued, sending, sent, failed, skipped (with its reason), expired or deferred (quiet hours). A recipient without an active device has one skipped item with reason no_device and a null device. Empty when the publish did not ask for push.",
+                "security": [{"apiKey": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DeliveryList"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
             "/v1/users/{id}/devices": {
               "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."}],
               "get": {
@@ -860,6 +877,26 @@ enum OpenAPIDocument {
                   },
                   "sound": {"type": "string", "description": "`default` unless the publisher named a sound; left out of a silent push."},
                   "badge": {"type": "integer", "minimum": 0, "description": "The recipient's unseen count."}
+                }
+              },
+              "DeliveryList": {
+                "type": "object",
+                "required": ["items"],
+                "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Delivery"}}}
+              },
+              "Delivery": {
+                "type": "object",
+                "required": ["id", "deviceToken", "provider", "platform", "status", "reason", "attempts", "nextAttemptAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string", "description": "Stable across attempts; the APNs apns-id."},
+                  "deviceToken": {"type": ["string", "null"], "description": "Masked: an ellipsis and the token's last 8 characters. Null on the no_device item."},
+                  "provider": {"type": ["string", "null"], "enum": ["apns", "fcm", "expo", null]},
+                  "platform": {"type": ["string", "null"], "enum": ["ios", "android", null]},
+                  "status": {"type": "string", "enum": ["queued", "sending", "sent", "failed", "skipped", "expired", "deferred"]},
+                  "reason": {"type": ["string", "null"], "description": "Why it was skipped (global_off, os_denied, category_off, type_disabled, no_device; device_inactive when the device was pruned, unregistered or moved to another user before it was sent), failed or last retried (the provider's reason), or ttl_expired."},
+                  "attempts": {"type": "integer", "minimum": 0},
+                  "nextAttemptAt": {"type": ["string", "null"], "format": "date-time", "description": "When it is next tried: the send time of a queued or deferred item, the lease expiry of a sending one; null once final."},
+                  "updatedAt": {"type": "string", "format": "date-time"}
                 }
               },
               "PushPreview": {

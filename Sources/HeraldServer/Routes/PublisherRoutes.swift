@@ -39,7 +39,7 @@ struct PublisherRoutes {
                 apiKeyID: key.id, key: idempotencyKey, requestHash: try Self.fingerprint(publish),
                 notBefore: now.addingTimeInterval(-Self.idempotencyWindow))
         }
-        switch try await services.store.publish(notifications, idempotency: claim) {
+        switch try await services.store.publish(notifications, catalog: catalog, idempotency: claim) {
         case .created(let events, let counts):
             services.hub.publish(events)
             for userID in counts.keys { services.hub.countsChanged(for: userID) }

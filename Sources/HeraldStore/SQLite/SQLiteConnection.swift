@@ -254,6 +254,12 @@ struct SQLiteRow {
         isNull(column) ? nil : try json(type, column)
     }
 
+    /// A nullable TEXT column holding a raw-value enum.
+    func optionalEnumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
+    where T.RawValue == String {
+        isNull(column) ? nil : try enumValue(type, column)
+    }
+
     /// A TEXT column holding a raw-value enum.
     func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
     where T.RawValue == String {

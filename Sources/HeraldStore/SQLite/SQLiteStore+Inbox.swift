@@ -28,9 +28,9 @@ extension SQLiteStore {
 
     // MARK: Publishing
 
-    public func publish(_ notifications: [NewNotification], idempotency claim: IdempotencyClaim?) async throws
-        -> PublishOutcome
-    {
+    public func publish(
+        _ notifications: [NewNotification], catalog: Catalog, idempotency claim: IdempotencyClaim?
+    ) async throws -> PublishOutcome {
         try write { db in
             if let claim {
                 let stored = try db.queryOne(
@@ -60,6 +60,8 @@ extension SQLiteStore {
                     added[notification.userID, default: 0] += 1
                 }
             }
+
+            try Self.writeOutbox(for: notifications, catalog: catalog, db)
 
             var counts: [String: Counts] = [:]
             for userID in recipients {

@@ -192,14 +192,18 @@ public final class SQLiteStore: HeraldStore {
             SELECT global_enabled, os_permission_granted, categories, disabled_types, quiet_hours
             FROM preferences WHERE user_id = \(userID)
             """
-        ) { row throws(StoreError) in
-            Preferences(
-                globalEnabled: row.bool(0),
-                osPermissionGranted: row.optionalBool(1),
-                categories: try row.json([String: Bool].self, 2),
-                disabledTypes: try row.json([String].self, 3),
-                quietHours: try row.optionalJSON(QuietHours.self, 4))
-        }
+        ) { row throws(StoreError) in try preferences(row, from: 0) }
+    }
+
+    /// Preferences read from `global_enabled, os_permission_granted, categories, disabled_types,
+    /// quiet_hours`, starting at column `first`.
+    static func preferences(_ row: SQLiteRow, from first: Int) throws(StoreError) -> Preferences {
+        Preferences(
+            globalEnabled: row.bool(first),
+            osPermissionGranted: row.optionalBool(first + 1),
+            categories: try row.json([String: Bool].self, first + 2),
+            disabledTypes: try row.json([String].self, first + 3),
+            quietHours: try row.optionalJSON(QuietHours.self, first + 4))
     }
 
     // MARK: Devices

@@ -1,0 +1,77 @@
+import Foundation
+import HeraldHTTP
+import HeraldStore
+
+/// `GET /v1/notifications/{id}/deliveries`: where the push of one notification stands on
+/// each of its recipient's devices.
+struct DeliveryRoutes {
+    let services: Services
+
+    func register(in router: inout Router) {
+        router.add(.GET, "/v1/notifications/{id}/deliveries", list)
+    }
+
+    @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
+        _ = try await services.auth.publisher(request)
+        let id = context.parameter("id")
+        guard try await services.store.publishedNotification(id: id) != nil else {
+            throw HTTPError.notificationNotFound
+        }
+        let deliveries = try await services.store.deliveries(notificationID: id)
+        return try Response.json(DeliveryList(items: deliveries.map(DeliveryItem.init)))
+    }
+}
+
+/// The deliveries answer: one item per device (or the one `no_device` item).
+struct DeliveryList: Encodable {
+    var items: [DeliveryItem]
+}
+
+/// One delivery as its publisher sees it. The device token is masked to its last characters:
+/// enough to tell a user's devices apart, never enough to push to one.
+struct DeliveryItem: Encodable {
+    var id: String
+    var deviceToken: String?
+    var provider: String?
+    var platform: String?
+    var status: String
+    var reason: String?
+    var attempts: Int
+    var nextAttemptAt: Date?
+    var updatedAt: Date
+
+    init(_ record: DeliveryRecord) {
+        id = record.id
+        deviceToken = record.deviceToken.map(Self.mask)
+        provider = record.provider?.rawValue
+        platform = record.platform?.rawValue
+        status = record.status.rawValue
+        reason = record.reason
+        attempts = record.attempts
+        nextAttemptAt = record.nextAttemptAt
+        updatedAt = record.updatedAt
+    }
+
+    /// `…` and the last 8 characters (at most half of a short token).
+    static func mask(_ token: String) -> String {
+        "…" + token.suffix(min(8, token.count / 2))
+    }
+
+    // Unset fields are spelled out as `null`.
+    enum CodingKeys: String, CodingKey {
+        case id, deviceToken, provider, platform, status, reason, attempts, nextAttemptAt, updatedAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(deviceToken, forKey: .deviceToken)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(platform, forKey: .platform)
+        try container.encode(status, forKey: .status)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HeraldModel
+
+/// Where one push to one device stands.
+public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
+    /// Waiting for a worker.
+    case queued
+    /// Claimed by a worker; due again when its lease runs out unfinished.
+    case sending
+    case sent
+    /// Final: the attempt limit was reached, the provider refused it, or the token was pruned.
+    case failed
+    /// The push policy (or a missing device) ruled it out; never sent.
+    case skipped
+    /// Its TTL ran out before it could be sent.
+    case expired
+    /// Waiting for the user's quiet hours to end.
+    case deferred
+}
+
+/// Why a delivery was skipped when the push policy did not rule it out.
+public enum DeliverySkipReason {
+    /// The user had no active device when the notification was published.
+    public static let noDevice = "no_device"
+    /// By the time the delivery was due, its device was deactivated (pruned), unregistered
+    /// (sign-out) or registered to another user.
+    public static let deviceInactive = "device_inactive"
+}
+
+/// The reason recorded on a delivery whose TTL ran out.
+public enum DeliveryExpiryReason {
+    public static let ttl = "ttl_expired"
+}
+
+/// One delivery row as its publisher sees it.
+public struct DeliveryRecord: Sendable, Equatable {
+    /// Stable across attempts: the APNs `apns-id`.
+    public var id: String
+    public var notificationID: String
+    public var userID: String
+    /// `nil` on the `no_device` row.
+    public var deviceToken: String?
+    public var provider: PushProvider?
+    public var platform: DevicePlatform?
+    public var environment: PushEnvironment?
+    public var status: DeliveryStatus
+    public var reason: String?
+    public var attempts: Int
+    /// When the row is next due (a sending row: its lease expiry); `nil` once final.
+    public var nextAttemptAt: Date?
+    public var expiresAt: Date?
+    public var providerMessageID: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: String, notificationID: String, userID: String, deviceToken: String?, provider: PushProvider?,
+        platform: DevicePlatform?, environment: PushEnvironment?, status: DeliveryStatus, reason: String?,
+        attempts: Int, nextAttemptAt: Date?, expiresAt: Date?, providerMessageID: String?, createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.notificationID = notificationID
+        self.userID = userID
+        self.deviceToken = deviceToken
+        self.provider = provider
+        self.platform = platform
+        self.environment = environment
+        self.status = status
+        self.reason = reason
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.expiresAt = expiresAt
+        self.providerMessageID = providerMessageID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A delivery a worker claimed, with everything it needs to send the push.
+public struct ClaimedDelivery: Sendable, Equatable {
+    /// Stable across attempts: the APNs `apns-id`.
+    public var id: String
+    /// Proves the claim when the outcome is recorded; a newer claim replaces it.
+    public var claimToken: String
+    public var userID: String
+    public var deviceToken: String
+    public var provider: PushProvider
+    public var platform: DevicePlatform
+    public var environment: PushEnvironment
+    /// Including this one.
+    public var attempts: Int
+    /// When the row becomes due again if no outcome is recorded.
+    public var leaseExpiresAt: Date
+    public var expiresAt: Date?
+    /// The notification (no detail) the push announces.
+    public var notification: InboxNotification
+    public var push: PushOptions?
+    /// The recipient's unseen count at claim time.
+    public var badge: Int
+
+    public init(
+        id: String, claimToken: String, userID: String, deviceToken: String, provider: PushProvider,
+        platform: DevicePlatform, environment: PushEnvironment, attempts: Int, leaseExpiresAt: Date,
+        expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int
+    ) {
+        self.id = id
+        self.claimToken = claimToken
+        self.userID = userID
+        self.deviceToken = deviceToken
+        self.provider = provider
+        self.platform = platform
+        self.environment = environment
+        self.attempts = attempts
+        self.leaseExpiresAt = leaseExpiresAt
+        self.expiresAt = expiresAt
+        self.notification = notification
+        self.push = push
+        self.badge = badge
+    }
+}
+
+/// What became of one claimed delivery.
+public enum DeliveryOutcome: Sendable, Equatable {
+    /// The provider accepted it.
+    case sent(providerMessageID: String?)
+    /// Try again at `at`; expires instead when `at` is at or past the TTL expiry.
+    case retry(at: Date, reason: String)
+    /// Final failure (a non-retryable answer or the attempt limit).
+    case failed(reason: String)
+    /// The TTL ran out before it was sent.
+    case expired
+    /// The provider says the token is dead: the delivery fails and the device is deactivated.
+    case pruned(reason: String)
+}
+
+/// Delivery ids: random (version 4) UUIDs in lower case, the form APNs takes as `apns-id`.
+enum DeliveryID {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A new id from `random`. Foundation's `UUID().uuidString` costs several times more, which
+    /// shows in a 1,000-recipient publish.
+    static func make(using random: inout some RandomNumberGenerator) -> String {
+        let high: UInt64 = (random.next() & ~0xF000) | 0x4000  // version 4
+        let low: UInt64 = (random.next() & ~(0xC000 << 48)) | (0x8000 << 48)  // RFC 4122 variant
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(36)
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { bytes.append(UInt8(ascii: "-")) }
+            let word = nibble < 16 ? high : low
+            bytes.append(hexDigits[Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

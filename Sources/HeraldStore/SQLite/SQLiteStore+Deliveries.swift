@@ -1,0 +1,89 @@
+import Foundation
+import HeraldModel
+
+/// The delivery outbox as publishers and workers see it: per-device status and outcomes
+/// (claims are in `SQLiteStore+DeliveryClaims.swift`).
+extension SQLiteStore {
+    // MARK: Publisher reads
+
+    public func deliveries(notificationID: String) async throws -> [DeliveryRecord] {
+        try read { db in
+            try db.query(
+                """
+                SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
+                       attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at
+                FROM deliveries WHERE notification_id = \(notificationID)
+                ORDER BY created_at, provider, platform, device_token
+                """
+            ) { row throws(StoreError) in
+                DeliveryRecord(
+                    id: row.text(0), notificationID: row.text(1), userID: row.text(2),
+                    deviceToken: row.optionalText(3),
+                    provider: try row.optionalEnumValue(PushProvider.self, 4),
+                    platform: try row.optionalEnumValue(DevicePlatform.self, 5),
+                    environment: try row.optionalEnumValue(PushEnvironment.self, 6),
+                    status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
+                    attempts: row.int(9), nextAttemptAt: row.optionalDate(10), expiresAt: row.optionalDate(11),
+                    providerMessageID: row.optionalText(12), createdAt: row.date(13), updatedAt: row.date(14))
+            }
+        }
+    }
+
+    /// `strings` as a JSON array, bound as one parameter and read back with `json_each`.
+    static func jsonArray(_ strings: [String]) -> String {
+        JSONWriter.text { writer in
+            writer.raw("[")
+            for (index, text) in strings.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(text)
+            }
+            writer.raw("]")
+        }
+    }
+
+    // MARK: Outcomes
+
+    public func completeDelivery(id: String, claimToken: String, outcome: DeliveryOutcome, now: Date) async throws
+        -> Bool
+    {
+        let claimed: SQL = "id = \(id) AND claim_token = \(claimToken) AND status = \(DeliveryStatus.sending.rawValue)"
+        let update: SQL
+        switch outcome {
+        case .sent(let providerMessageID):
+            update = """
+                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_message_id = \(providerMessageID),
+                next_attempt_at = NULL
+                """
+        case .retry(let retryAt, let reason):
+            // A retry that would fall at or after the TTL expiry expires now.
+            update = """
+                status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
+                              THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
+                next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
+                                       THEN NULL ELSE \(retryAt) END,
+                reason = \(reason)
+                """
+        case .failed(let reason), .pruned(let reason):
+            update = "status = \(DeliveryStatus.failed.rawValue), reason = \(reason), next_attempt_at = NULL"
+        case .expired:
+            update = """
+                status = \(DeliveryStatus.expired.rawValue), reason = \(DeliveryExpiryReason.ttl),
+                next_attempt_at = NULL
+                """
+        }
+        let prunes = if case .pruned = outcome { true } else { false }
+        return try write { db in
+            let token = try db.queryOne(
+                """
+                UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
+                WHERE \(claimed) RETURNING device_token
+                """
+            ) { row in row.optionalText(0) }
+            guard let token else { return false }
+            if prunes, let token {
+                try db.execute("UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token)")
+            }
+            return true
+        }
+    }
+}
