@@ -1,0 +1,106 @@
+import CCurl
+
+/// One request in flight: its easy handle, the caller waiting for it, and the response as it
+/// arrives.
+///
+/// `@unchecked Sendable`: after `send` queues it, only the transfer loop's thread touches it.
+final class Transfer: @unchecked Sendable {
+    let easy: CurlEasy
+    var continuation: CheckedContinuation<HTTP2Response, any Error>?
+    private var headers: [(name: String, value: String)] = []
+    private var body: [UInt8] = []
+
+    /// The easy handle's address, the key libcurl gives back when the transfer finishes.
+    var key: UnsafeMutableRawPointer { easy.handle }
+
+    init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration, counter: HandleCounter)
+        throws(HTTP2ClientError)
+    {
+        easy = try CurlEasy(counter: counter)
+        try configure(request, configuration)
+    }
+
+    private func configure(_ request: HTTP2Request, _ configuration: HTTP2ClientConfiguration)
+        throws(HTTP2ClientError)
+    {
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        let version =
+            switch configuration.negotiation {
+            case .tls: CURL_HTTP_VERSION_2TLS
+            case .priorKnowledge: CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+            }
+        try easy.set(CURLOPT_HTTP_VERSION, Int(version))
+        try easy.set(CURLOPT_PIPEWAIT, 1)
+        try easy.set(CURLOPT_TIMEOUT_MS, (request.timeout ?? configuration.requestTimeout).milliseconds)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_TCP_KEEPIDLE, max(1, configuration.keepAliveIdle.milliseconds / 1000))
+        if let caFile = configuration.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
+        switch request.method {
+        case "GET": try easy.set(CURLOPT_HTTPGET, 1)
+        case "POST": try easy.setBody(request.body)
+        default:
+            try easy.set(CURLOPT_CUSTOMREQUEST, request.method)
+            if !request.body.isEmpty { try easy.setBody(request.body) }
+        }
+        // An empty "Expect:" and "Accept:" stop libcurl from adding its own.
+        try easy.setHeaders(["Expect:", "Accept:"] + request.headers.map { "\($0.name): \($0.value)" })
+        let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: transferBodyCallback)
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+    }
+
+    /// Records one header line of the response; a status line starts a new response (after an
+    /// interim 1xx one).
+    func receivedHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            headers.removeAll()
+            return
+        }
+        guard let colon = text.firstIndex(of: ":") else { return }
+        let name = text[..<colon].lowercased()
+        let value = text[text.index(after: colon)...].trimmingWhitespace()
+        headers.append((name, value))
+    }
+
+    func receivedBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        body.append(contentsOf: bytes)
+    }
+
+    /// Resumes the caller with the outcome of libcurl's `result`.
+    func finish(_ result: CURLcode) {
+        let outcome: Result<HTTP2Response, any Error>
+        if result == CURLE_OK {
+            outcome = Result { () throws(HTTP2ClientError) in
+                HTTP2Response(status: try easy.info(CURLINFO_RESPONSE_CODE), headers: headers, body: body)
+            }
+        } else {
+            outcome = .failure(HTTP2ClientError(result, detail: easy.errorDetail))
+        }
+        resume(outcome)
+    }
+
+    /// Resumes the caller once; later calls do nothing.
+    func resume(_ outcome: Result<HTTP2Response, any Error>) {
+        continuation?.resume(with: outcome)
+        continuation = nil
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a short timeout never becomes "none" (0).
+    fileprivate var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return max(1, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
