@@ -39,7 +39,7 @@ public final class HTTP2Client: Sendable {
     /// when the task is cancelled first (the stream is then abandoned).
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         let transfer = try Transfer(request, configuration: configuration, counter: mailbox.handles)
-        return try await withTaskCancellationHandler {
+        let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
                 // A task cancelled before this point never reaches the loop.
@@ -53,6 +53,7 @@ public final class HTTP2Client: Sendable {
         } onCancel: {
             mailbox.cancel(transfer.key)
         }
+        return received.parsed
     }
 
     /// Connections opened so far by finished requests; fewer than requests means multiplexing.

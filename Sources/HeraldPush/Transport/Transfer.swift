@@ -6,8 +6,8 @@ import CCurl
 /// `@unchecked Sendable`: after `send` queues it, only the transfer loop's thread touches it.
 final class Transfer: @unchecked Sendable {
     let easy: CurlEasy
-    var continuation: CheckedContinuation<HTTP2Response, any Error>?
-    private var headers: [(name: String, value: String)] = []
+    var continuation: CheckedContinuation<ReceivedResponse, any Error>?
+    private var head: [UInt8] = []
     private var body: [UInt8] = []
 
     /// The easy handle's address, the key libcurl gives back when the transfer finishes.
@@ -53,18 +53,11 @@ final class Transfer: @unchecked Sendable {
         try easy.set(CURLOPT_WRITEDATA, pointer: context)
     }
 
-    /// Records one header line of the response; a status line starts a new response (after an
-    /// interim 1xx one).
+    /// Keeps one header line of the response, to be parsed off the loop thread; a status line
+    /// starts a new head (after an interim 1xx response).
     func receivedHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
-        let text = String(decoding: line, as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
-            headers.removeAll()
-            return
-        }
-        guard let colon = text.firstIndex(of: ":") else { return }
-        let name = text[..<colon].lowercased()
-        let value = text[text.index(after: colon)...].trimmingWhitespace()
-        headers.append((name, value))
+        if line.starts(with: "HTTP/".utf8) { head.removeAll(keepingCapacity: true) }
+        head.append(contentsOf: line)
     }
 
     func receivedBody(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -73,10 +66,10 @@ final class Transfer: @unchecked Sendable {
 
     /// Resumes the caller with the outcome of libcurl's `result`.
     func finish(_ result: CURLcode) {
-        let outcome: Result<HTTP2Response, any Error>
+        let outcome: Result<ReceivedResponse, any Error>
         if result == CURLE_OK {
             outcome = Result { () throws(HTTP2ClientError) in
-                HTTP2Response(status: try easy.info(CURLINFO_RESPONSE_CODE), headers: headers, body: body)
+                ReceivedResponse(status: try easy.info(CURLINFO_RESPONSE_CODE), head: head, body: body)
             }
         } else {
             outcome = .failure(HTTP2ClientError(result, detail: easy.errorDetail))
@@ -85,7 +78,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Resumes the caller once; later calls do nothing.
-    func resume(_ outcome: Result<HTTP2Response, any Error>) {
+    func resume(_ outcome: Result<ReceivedResponse, any Error>) {
         continuation?.resume(with: outcome)
         continuation = nil
     }
@@ -96,11 +89,5 @@ extension Duration {
     fileprivate var milliseconds: Int {
         let (seconds, attoseconds) = components
         return max(1, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
