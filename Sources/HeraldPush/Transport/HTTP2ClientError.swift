@@ -10,7 +10,7 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     /// The class of failure, open to new members without breaking callers.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
-            case connectionRefused, connectionLost, streamClosed, timedOut, tls, closed, invalidRequest,
+            case connectionRefused, connectionLost, goaway, streamReset, timedOut, tls, closed, invalidRequest,
                 other
         }
         private let code: Code
@@ -19,8 +19,11 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         public static let connectionRefused = Kind(code: .connectionRefused)
         /// The connection was reset or closed while the request was in flight.
         public static let connectionLost = Kind(code: .connectionLost)
-        /// The server reset the stream or ended the connection with GOAWAY before answering it.
-        public static let streamClosed = Kind(code: .streamClosed)
+        /// The server ended the connection with GOAWAY (or broke HTTP/2 framing) before
+        /// answering: libcurl 7.88 reports both as one code and does not retry refused streams.
+        public static let goaway = Kind(code: .goaway)
+        /// The server reset the request's stream (RST_STREAM) before answering it.
+        public static let streamReset = Kind(code: .streamReset)
         /// The request's timeout ran out (connecting included).
         public static let timedOut = Kind(code: .timedOut)
         /// The TLS handshake or the server's certificate failed.
@@ -73,7 +76,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         switch result {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: .connectionRefused
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE: .connectionLost
-        case CURLE_HTTP2, CURLE_HTTP2_STREAM: .streamClosed
+        case CURLE_HTTP2: .goaway
+        case CURLE_HTTP2_STREAM: .streamReset
         case CURLE_OPERATION_TIMEDOUT: .timedOut
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_CERTPROBLEM:

@@ -86,7 +86,7 @@ struct HTTP2ClientTests {
         for task in [hanging] + queuedBehind {
             let error = await #expect(throws: HTTP2ClientError.self) { try await task.value }
             #expect(error?.isRetryable == true)
-            #expect([.connectionLost, .streamClosed, .connectionRefused].contains(error?.kind))
+            #expect([.connectionLost, .goaway, .connectionRefused].contains(error?.kind))
         }
 
         let restarted = try await NGHTTPD.start(port: server.port)
@@ -133,5 +133,33 @@ struct HTTP2ClientTests {
         #expect(late?.kind == .closed)
         #expect(client.liveHandles == 0)
         await server.stop()
+    }
+}
+
+@Suite("HTTP2Client against a misbehaving h2c server")
+struct HTTP2ClientFaultTests {
+    private let h2c = HTTP2ClientConfiguration(negotiation: .priorKnowledge)
+
+    @Test func goawayIsTyped() async throws {
+        let server = try MisbehavingH2CServer(.goaway)
+        defer { server.stop() }
+        let client = try HTTP2Client(configuration: h2c)
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: [1]))
+        }
+        #expect(error?.kind == .goaway)
+        #expect(error?.isRetryable == true)
+    }
+
+    @Test func streamResetIsTyped() async throws {
+        let server = try MisbehavingH2CServer(.resetStream)
+        defer { server.stop() }
+        let client = try HTTP2Client(configuration: h2c)
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(url: server.url("/")))
+        }
+        #expect(error?.kind == .streamReset)
+        #expect(error?.isRetryable == true)
+        #expect(error?.message.contains("INTERNAL_ERROR") == true)
     }
 }
