@@ -51,7 +51,7 @@ public final class HTTP2Client: Sendable {
                 }
             }
         } onCancel: {
-            mailbox.cancel(transfer.key)
+            mailbox.cancel(transfer.id)
         }
         return received.parsed
     }

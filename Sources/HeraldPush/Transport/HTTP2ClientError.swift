@@ -10,7 +10,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     /// The class of failure, open to new members without breaking callers.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
-            case connectionRefused, connectionLost, goaway, streamReset, timedOut, tls, closed, invalidRequest,
+            case connectionRefused, connectionLost, goaway, streamReset, timedOut, tlsHandshake, certificate, closed,
+                invalidRequest,
                 other
         }
         private let code: Code
@@ -26,8 +27,11 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         public static let streamReset = Kind(code: .streamReset)
         /// The request's timeout ran out (connecting included).
         public static let timedOut = Kind(code: .timedOut)
-        /// The TLS handshake or the server's certificate failed.
-        public static let tls = Kind(code: .tls)
+        /// The TLS handshake broke off (most often the connection was reset while connecting).
+        public static let tlsHandshake = Kind(code: .tlsHandshake)
+        /// The server's certificate is not trusted, or the CA file cannot be read: retrying
+        /// will not help.
+        public static let certificate = Kind(code: .certificate)
         /// The client was shut down before the request finished.
         public static let closed = Kind(code: .closed)
         /// The request itself is malformed (a bad URL, an unsupported option).
@@ -47,7 +51,7 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool {
-        kind != .tls && kind != .invalidRequest && kind != .other
+        kind != .certificate && kind != .invalidRequest && kind != .other
     }
 
     public var description: String { "HTTP/2 \(kind): \(message)" }
@@ -79,9 +83,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         case CURLE_HTTP2: .goaway
         case CURLE_HTTP2_STREAM: .streamReset
         case CURLE_OPERATION_TIMEDOUT: .timedOut
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
-            CURLE_SSL_CERTPROBLEM:
-            .tls
+        case CURLE_SSL_CONNECT_ERROR: .tlsHandshake
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM: .certificate
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT,
             CURLE_UNKNOWN_OPTION:
             .invalidRequest

@@ -1,23 +1,38 @@
 import CCurl
+import Synchronization
 
 /// One request in flight: its easy handle, the caller waiting for it, and the response as it
 /// arrives.
 ///
 /// `@unchecked Sendable`: after `send` queues it, only the transfer loop's thread touches it.
 final class Transfer: @unchecked Sendable {
-    let easy: CurlEasy
+    /// Freed as the caller is resumed, so a finished request holds no libcurl handle.
+    private var easyHandle: CurlEasy?
+    /// Unique for the process's life, unlike the easy handle's address, which a later transfer
+    /// may reuse: a late cancellation never hits the wrong transfer.
+    let id = Transfer.lastID.add(1, ordering: .relaxed).newValue
     var continuation: CheckedContinuation<ReceivedResponse, any Error>?
     private var head: [UInt8] = []
     private var body: [UInt8] = []
 
     /// The easy handle's address, the key libcurl gives back when the transfer finishes.
-    var key: UnsafeMutableRawPointer { easy.handle }
+    let key: Int
+
+    private static let lastID = Atomic<Int>(0)
 
     init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration, counter: HandleCounter)
         throws(HTTP2ClientError)
     {
-        easy = try CurlEasy(counter: counter)
+        let easy = try CurlEasy(counter: counter)
+        easyHandle = easy
+        key = Int(bitPattern: easy.handle)
         try configure(request, configuration)
+    }
+
+    /// The easy handle; a transfer is not used after it resumed its caller.
+    var easy: CurlEasy {
+        guard let easyHandle else { preconditionFailure("a finished transfer was used") }
+        return easyHandle
     }
 
     private func configure(_ request: HTTP2Request, _ configuration: HTTP2ClientConfiguration)
@@ -77,8 +92,10 @@ final class Transfer: @unchecked Sendable {
         resume(outcome)
     }
 
-    /// Resumes the caller once; later calls do nothing.
+    /// Frees the easy handle (already out of the multi handle) and resumes the caller once;
+    /// later calls do nothing.
     func resume(_ outcome: Result<ReceivedResponse, any Error>) {
+        easyHandle = nil
         continuation?.resume(with: outcome)
         continuation = nil
     }

@@ -10,6 +10,8 @@ final class TransferLoop: @unchecked Sendable {
     private let mailbox: TransferMailbox
     /// Transfers added to the multi handle, by the address of their easy handle.
     private var active: [Int: Transfer] = [:]
+    /// The keys of active transfers, by transfer id.
+    private var keys: [Int: Int] = [:]
 
     private init(multi: CurlMulti, mailbox: TransferMailbox) {
         self.multi = multi
@@ -33,7 +35,7 @@ final class TransferLoop: @unchecked Sendable {
                 return
             }
             start(mail.queued, skipping: Set(mail.cancelled))
-            for key in mail.cancelled { cancel(key) }
+            for id in mail.cancelled { cancel(id) }
             do {
                 try multi.perform()
                 while let (easy, result) = multi.nextFinished() { finish(easy, result) }
@@ -46,28 +48,29 @@ final class TransferLoop: @unchecked Sendable {
 
     private func start(_ transfers: [Transfer], skipping cancelled: Set<Int>) {
         for transfer in transfers {
-            let key = Int(bitPattern: transfer.key)
-            guard !cancelled.contains(key) else {
+            guard !cancelled.contains(transfer.id) else {
                 transfer.resume(.failure(CancellationError()))
                 continue
             }
             do {
                 try multi.add(transfer.easy)
-                active[key] = transfer
+                active[transfer.key] = transfer
+                keys[transfer.id] = transfer.key
             } catch {
                 transfer.resume(.failure(error))
             }
         }
     }
 
-    private func cancel(_ key: Int) {
-        guard let transfer = active.removeValue(forKey: key) else { return }
+    private func cancel(_ id: Int) {
+        guard let key = keys.removeValue(forKey: id), let transfer = active.removeValue(forKey: key) else { return }
         try? multi.remove(transfer.easy)
         transfer.resume(.failure(CancellationError()))
     }
 
     private func finish(_ easy: UnsafeMutableRawPointer, _ result: CURLcode) {
         guard let transfer = active.removeValue(forKey: Int(bitPattern: easy)) else { return }
+        keys[transfer.id] = nil
         try? multi.remove(transfer.easy)
         mailbox.connectionsOpened.add((try? transfer.easy.info(CURLINFO_NUM_CONNECTS)) ?? 0, ordering: .relaxed)
         transfer.finish(result)
@@ -80,6 +83,7 @@ final class TransferLoop: @unchecked Sendable {
             transfer.resume(.failure(error))
         }
         active.removeAll()
+        keys.removeAll()
     }
 
     private func stop(failing queued: [Transfer]) {

@@ -42,11 +42,11 @@ final class TransferMailbox: Sendable {
         }
     }
 
-    /// Asks the loop to drop the transfer whose easy handle is `key`, wherever it is.
-    func cancel(_ key: UnsafeMutableRawPointer) {
+    /// Asks the loop to drop the transfer `id`, wherever it is.
+    func cancel(_ id: Int) {
         state.withLock { state in
             if state.queued.isEmpty && state.cancelled.isEmpty { Self.wake(state.multi) }
-            state.cancelled.append(Int(bitPattern: key))
+            state.cancelled.append(id)
         }
     }
 

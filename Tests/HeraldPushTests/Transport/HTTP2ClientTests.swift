@@ -71,6 +71,17 @@ struct HTTP2ClientTests {
         #expect(error?.message.contains("Failed to connect") == true)
     }
 
+    @Test func untrustedCertificateIsTypedAndFinal() async throws {
+        let server = try await NGHTTPD.start()
+        let client = try HTTP2Client()
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(url: server.url("/hello.txt")))
+        }
+        #expect(error?.kind == .certificate)
+        #expect(error?.isRetryable == false)
+        await server.stop()
+    }
+
     @Test func killedServerFailsEveryInFlightRequestThenALaterOneReconnects() async throws {
         let server = try await NGHTTPD.start()
         let client = try await makeClient()
@@ -86,7 +97,8 @@ struct HTTP2ClientTests {
         for task in [hanging] + queuedBehind {
             let error = await #expect(throws: HTTP2ClientError.self) { try await task.value }
             #expect(error?.isRetryable == true)
-            #expect([.connectionLost, .goaway, .connectionRefused].contains(error?.kind))
+            // Reset streams, or a reconnect libcurl tried while the process was dying.
+            #expect([.connectionLost, .goaway, .connectionRefused, .tlsHandshake].contains(error?.kind))
         }
 
         let restarted = try await NGHTTPD.start(port: server.port)
