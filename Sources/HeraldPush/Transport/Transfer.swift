@@ -39,6 +39,7 @@ final class Transfer: @unchecked Sendable {
         throws(HTTP2ClientError)
     {
         try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, 1)
         let version =
             switch configuration.negotiation {
