@@ -60,6 +60,10 @@ final class Transfer: @unchecked Sendable {
             try easy.set(CURLOPT_CUSTOMREQUEST, request.method)
             if !request.body.isEmpty { try easy.setBody(request.body) }
         }
+        let unsafe = request.headers.first { ($0.name + $0.value).utf8.contains { $0 == 0x0D || $0 == 0x0A } }
+        if let unsafe {
+            throw HTTP2ClientError(kind: .invalidRequest, code: 0, message: "line break in header \(unsafe.name)")
+        }
         // An empty "Expect:" and "Accept:" stop libcurl from adding its own.
         try easy.setHeaders(["Expect:", "Accept:"] + request.headers.map { "\($0.name): \($0.value)" })
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())

@@ -82,6 +82,16 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
+    @Test func headerWithALineBreakIsRefusedBeforeSending() async throws {
+        let client = try await makeClient()
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(
+                HTTP2Request(url: "https://127.0.0.1:1/", headers: [("apns-topic", "app\r\nx-injected: 1")]))
+        }
+        #expect(error?.kind == .invalidRequest)
+        #expect(client.liveHandles == 1)
+    }
+
     @Test func killedServerFailsEveryInFlightRequestThenALaterOneReconnects() async throws {
         let server = try await NGHTTPD.start()
         let client = try await makeClient()
