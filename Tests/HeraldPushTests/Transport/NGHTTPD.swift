@@ -22,6 +22,11 @@ final class NGHTTPD: Sendable {
         self.exited = exited
     }
 
+    /// A test that fails before `stop()` still ends its server.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// The URL of `path` on this server.
     func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
 
