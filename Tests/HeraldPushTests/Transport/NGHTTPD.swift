@@ -11,7 +11,7 @@ import Synchronization
 /// Nothing here blocks a cooperative thread: the exit is awaited through `terminationHandler`.
 final class NGHTTPD: Sendable {
     let port: Int
-    let root: URL
+    private let root: URL
     private let process: Process
     private let exited: Task<Int32, Never>
 
@@ -22,23 +22,24 @@ final class NGHTTPD: Sendable {
         self.exited = exited
     }
 
-    /// A test that fails before `stop()` still ends its server.
+    /// A test that fails before `stop()` still ends its server; the document root goes too.
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: root)
     }
 
     /// The URL of `path` on this server.
     func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
 
     /// Starts nghttpd on `port` (nil: a free one) and waits until it accepts connections.
-    static func start(port: Int? = nil, root: URL? = nil, maxConcurrentStreams: Int = 100) async throws -> NGHTTPD {
+    static func start(port: Int? = nil) async throws -> NGHTTPD {
         let certificate = try await TestCertificate.shared.value
-        let root = try root ?? makeRoot()
+        let root = try makeRoot()
         let port = try port ?? freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
         process.arguments = [
-            "--echo-upload", "-m", String(maxConcurrentStreams), "-d", root.path, String(port),
+            "--echo-upload", "-d", root.path, String(port),
             certificate.keyFile, certificate.certificateFile,
         ]
         process.standardOutput = FileHandle.nullDevice
