@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Shared wire types, catalog and validation (client and server).
         .target(name: "HeraldModel"),
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "HeraldPush", dependencies: ["HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
+        // Push delivery: the HTTP/2 client transport over libcurl multi.
+        .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),
@@ -44,6 +47,7 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
         ),
+        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush"]),
         .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(

@@ -1,0 +1,40 @@
+/// How an `HTTP2Client` connects and how long it waits.
+public struct HTTP2ClientConfiguration: Sendable {
+    /// How HTTP/2 is negotiated.
+    public enum Negotiation: Sendable {
+        /// HTTP/2 through TLS ALPN (`https://`), the providers' way.
+        case tls
+        /// HTTP/2 with prior knowledge over cleartext (`http://`, h2c), for local sandboxes.
+        case priorKnowledge
+    }
+
+    /// How HTTP/2 is negotiated.
+    public var negotiation: Negotiation
+    /// Connections kept open to one host at most; further requests wait to share them.
+    public var maxConnectionsPerHost: Int
+    /// Streams in flight on one connection at most (the server's own limit also applies).
+    public var maxConcurrentStreams: Int
+    /// The time one request may take, connecting included, unless it sets its own.
+    public var requestTimeout: Duration
+    /// The time connecting may take.
+    public var connectTimeout: Duration
+    /// Idle time before TCP keep-alive probes start on a connection.
+    public var keepAliveIdle: Duration
+    /// A PEM file of the certificate authorities to trust instead of the system's (a sandbox's
+    /// self-signed certificate).
+    public var caFile: String?
+
+    public init(
+        negotiation: Negotiation = .tls, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
+        requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
+        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil
+    ) {
+        self.negotiation = negotiation
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
+        self.keepAliveIdle = keepAliveIdle
+        self.caFile = caFile
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+
+/// `nghttpd` (Debian's nghttp2-server) as a child process serving HTTP/2 over TLS on a loopback
+/// port, with a self-signed certificate: the HTTP/2 server of the transport tests until
+/// Herald's sandbox exists. (Not h2c: libcurl 7.88.1 fails every request after the first on a
+/// prior-knowledge connection, curl issue 10634.)
+///
+/// It serves `hello.txt`, echoes the body of any POST, and hangs (the whole server, blocked
+/// opening a FIFO) on `GET /hang`, which keeps requests in flight for as long as a test needs.
+/// Nothing here blocks a cooperative thread: the exit is awaited through `terminationHandler`.
+final class NGHTTPD: Sendable {
+    let port: Int
+    private let root: URL
+    private let process: Process
+    private let exited: Task<Int32, Never>
+
+    private init(port: Int, root: URL, process: Process, exited: Task<Int32, Never>) {
+        self.port = port
+        self.root = root
+        self.process = process
+        self.exited = exited
+    }
+
+    /// A test that fails before `stop()` still ends its server; the document root goes too.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The URL of `path` on this server.
+    func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
+    /// Starts nghttpd on `port` (nil: a free one) and waits until it accepts connections.
+    static func start(port: Int? = nil) async throws -> NGHTTPD {
+        let certificate = try await TestCertificate.shared.value
+        let root = try makeRoot()
+        let port = try port ?? freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
+        process.arguments = [
+            "--echo-upload", "-d", root.path, String(port),
+            certificate.keyFile, certificate.certificateFile,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exit = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { finished in
+            exit.continuation.yield(finished.terminationStatus)
+            exit.continuation.finish()
+        }
+        try process.run()
+        let server = NGHTTPD(
+            port: port, root: root, process: process, exited: Task { await exit.stream.first { _ in true } ?? -1 })
+        for _ in 0..<250 {
+            if canConnect(port) { return server }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await server.stop()
+        throw NGHTTPDError(message: "nghttpd did not listen on port \(port)")
+    }
+
+    /// Whether the server is stuck answering `GET /hang` (so requests sent so far are in flight).
+    var isHanging: Bool {
+        let wchan = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)
+        return wchan == "wait_for_partner"
+    }
+
+    /// Waits until a `GET /hang` sent earlier has reached the server.
+    func waitUntilHanging() async throws {
+        for _ in 0..<500 where !isHanging { try await Task.sleep(for: .milliseconds(10)) }
+        guard isHanging else { throw NGHTTPDError(message: "nghttpd never received GET /hang") }
+    }
+
+    /// Sends `signal` (SIGKILL: a crash) and waits for the exit.
+    func stop(signal: Int32 = SIGKILL) async {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        _ = await exited.value
+    }
+
+    private static func makeRoot() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: root.appendingPathComponent("hello.txt"))
+        guard mkfifo(root.appendingPathComponent("hang").path, 0o600) == 0 else {
+            throw NGHTTPDError(message: "mkfifo failed")
+        }
+        return root
+    }
+}
+
+/// A loopback port nothing listens on (free when asked; another process may take it later).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard bound else { throw NGHTTPDError(message: "no free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+private func canConnect(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+private func loopback(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}
+
+struct NGHTTPDError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

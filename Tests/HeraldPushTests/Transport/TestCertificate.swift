@@ -1,0 +1,38 @@
+import Foundation
+
+/// A self-signed certificate for 127.0.0.1 and localhost, made once per test run with the
+/// `openssl` command: the server's key and certificate, and the CA file a client trusts.
+struct TestCertificate: Sendable {
+    let keyFile: String
+    let certificateFile: String
+
+    /// The run's certificate.
+    static let shared = Task { try await make() }
+
+    private static func make() async throws -> TestCertificate {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("h2-cert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let certificate = TestCertificate(
+            keyFile: directory.appendingPathComponent("key.pem").path,
+            certificateFile: directory.appendingPathComponent("cert.pem").path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "-keyout", certificate.keyFile, "-out", certificate.certificateFile,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exit = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { finished in
+            exit.continuation.yield(finished.terminationStatus)
+            exit.continuation.finish()
+        }
+        try process.run()
+        guard await exit.stream.first(where: { _ in true }) == 0 else {
+            throw NGHTTPDError(message: "openssl could not make a test certificate")
+        }
+        return certificate
+    }
+}
