@@ -27,12 +27,11 @@ let package = Package(
         .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
         // Store protocol and the SQLite store.
         .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
-        // Push delivery to APNs, FCM and Expo; provider auth under Auth/.
-        .target(name: "HeraldPush", dependencies: ["HeraldModel", "HeraldCrypto"]),
+        // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
+        // libcurl multi (Transport/).
+        .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
-        // Push delivery: the HTTP/2 client transport over libcurl multi.
-        .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),
@@ -47,7 +46,6 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
         ),
-        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush"]),
         .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(
