@@ -5,7 +5,7 @@
 
 SWIFT ?= swift
 # libcurl4: FoundationNetworking (URLSession on Linux, used by HeraldKit) loads it at run time.
-DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 pkg-config wrk
+DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libnghttp2-dev libcurl4 pkg-config wrk
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

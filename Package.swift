@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
 
         // Shared wire types, catalog and validation (client and server).
         .target(name: "HeraldModel"),
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
+        // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL.
+        .target(name: "HeraldSandbox", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),
@@ -41,6 +44,7 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
         ),
+        .testTarget(name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport"]),
         .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(
