@@ -210,15 +210,3 @@ final class HTTP2Connection {
         flush()
     }
 }
-
-/// What one stream has received so far, and its answer while it is being sent.
-final class HTTP2Stream {
-    var method = ""
-    var path = ""
-    var authority = ""
-    var scheme = ""
-    var headers: [HTTP2Header] = []
-    var body: [UInt8] = []
-    var response: [UInt8] = []
-    var responseSent = 0
-}
