@@ -48,7 +48,7 @@ public final class HTTP2Server: Sendable {
     }
 
     /// Stops accepting, sends GOAWAY on every connection, lets streams in progress finish within
-    /// the configured grace, then closes everything and ends the threads.
+    /// the configured grace, then closes everything and ends the threads. Later calls return at once.
     public func stop() async {
         guard
             !stopping.withLock({ stopping in
