@@ -90,6 +90,15 @@ struct HTTP2ServerTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: download)) == Data(bytes))
     }
 
+    @Test("an HTTP/1.1 request on the h2c port gets a GOAWAY, not an answer")
+    func http1OnCleartextPort() async throws {
+        let test = try TestServer()
+        let result = try await Curl.run(["--http1.1", "--write-out", "%{http_code}", test.url("/echo")])
+        await test.server.stop()
+        #expect(result.status == 1, "\(result.stderr)")  // "Received HTTP/0.9 when not allowed": binary frames
+        #expect(test.requestsPerConnection.isEmpty)
+    }
+
     @Test("an unknown path is a 404 with an empty body")
     func notFound() async throws {
         let test = try TestServer()

@@ -68,7 +68,9 @@ final class HTTP2Connection {
                 do {
                     try session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 } catch {
-                    isFinished = true  // a protocol error: nghttp2 queued GOAWAY; the peer is gone.
+                    // A broken protocol (an HTTP/1 client, say): send the GOAWAY nghttp2 queued, then close.
+                    flush()
+                    isFinished = true
                 }
             case .wantsReadable, .wantsWritable: break reading
             case .closed, .failed: isFinished = true
