@@ -6,9 +6,10 @@
 SWIFT ?= swift
 # libcurl4: FoundationNetworking (URLSession on Linux, used by HeraldKit) loads it at run time.
 # libcurl4-openssl-dev: HeraldPush's HTTP/2 client (libcurl multi over nghttp2).
-# nghttp2-server: nghttpd, the HTTP/2 server of the transport tests until the sandbox exists.
-DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 libcurl4-openssl-dev pkg-config wrk \
-	nghttp2-server
+# libnghttp2-dev: the sandbox's HTTP/2 server.
+# nghttp2-server: nghttpd, the HTTP/2 server of the transport tests until they move to the sandbox.
+DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 libcurl4-openssl-dev libnghttp2-dev \
+	pkg-config wrk nghttp2-server
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

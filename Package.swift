@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
 
         // Shared wire types, catalog and validation (client and server).
         .target(name: "HeraldModel"),
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
+        // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL.
+        .target(name: "HeraldSandbox", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),
@@ -46,6 +49,7 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
         ),
+        .testTarget(name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport"]),
         .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(

@@ -1,0 +1,41 @@
+#ifndef HERALD_COPENSSL_TLS_H
+#define HERALD_COPENSSL_TLS_H
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+
+/// `SSL_CTX_set_min_proto_version` is a macro over `SSL_CTX_ctrl`.
+static inline int herald_SSL_CTX_set_min_proto_version(SSL_CTX *context, int version) {
+    return (int)SSL_CTX_set_min_proto_version(context, version);
+}
+
+/// `SSL_CTX_set_mode` is a macro: partial writes, and a retried write may come from a moved buffer.
+static inline long herald_SSL_CTX_set_partial_write_modes(SSL_CTX *context) {
+    return SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+}
+
+/// `EVP_EC_gen` is a macro over the variadic `EVP_PKEY_Q_keygen`: a new P-256 key, or NULL.
+static inline EVP_PKEY *herald_EVP_PKEY_generate_p256(void) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+}
+
+/// The ALPN selection callback's shape has `const unsigned char **` where `SSL_select_next_proto`
+/// wants `unsigned char **`; the cast is done here. Chooses "h2" from the client's list or fails
+/// the handshake.
+static inline int herald_alpn_select_h2(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                                        const unsigned char *in, unsigned int inlen, void *arg) {
+    static const unsigned char h2[] = {2, 'h', '2'};
+    (void)ssl;
+    (void)arg;
+    if (SSL_select_next_proto((unsigned char **)out, outlen, h2, sizeof h2, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    }
+    return SSL_TLSEXT_ERR_OK;
+}
+
+/// Makes a server context answer ALPN with "h2" only.
+static inline void herald_SSL_CTX_select_alpn_h2(SSL_CTX *context) {
+    SSL_CTX_set_alpn_select_cb(context, herald_alpn_select_h2, NULL);
+}
+#endif

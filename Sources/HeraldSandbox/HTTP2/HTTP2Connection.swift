@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One accepted connection, confined to its event loop's thread: bytes from the socket (through
+/// TLS when configured) into its HTTP/2 session, frames from the session back out, complete
+/// requests to the handler.
+final class HTTP2Connection {
+    let id: UInt64
+    let fd: Int32
+    private let tls: TLSStream?
+    private let session: NGHTTP2Session
+    private let server: ServerContext
+    private let loop: EventLoop
+    private var streams: [Int32: HTTP2Stream] = [:]
+    /// Frames the socket did not take yet, from `outputStart` on.
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    /// The socket (or TLS) wants to be writable before anything moves.
+    private(set) var waitsForWritable = false
+    /// Nothing more to do: the loop closes the connection.
+    private(set) var isFinished = false
+
+    /// Coalesce frames up to this much before writing.
+    private static let writeBatch = 64 * 1024
+
+    init(id: UInt64, fd: Int32, server: ServerContext, loop: EventLoop) throws(HTTP2ServerError) {
+        self.id = id
+        self.fd = fd
+        self.server = server
+        self.loop = loop
+        tls = try server.tls.map { context throws(HTTP2ServerError) in try TLSStream(context: context, fd: fd) }
+        session = try NGHTTP2Session(maxConcurrentStreams: server.configuration.maxConcurrentStreams)
+        session.attach(self)
+    }
+
+    deinit {
+        session.detach()
+        close(fd)
+    }
+
+    /// The connection named by a session's `user_data`.
+    static func from(_ userData: UnsafeMutableRawPointer?) -> HTTP2Connection? {
+        userData.map { Unmanaged<HTTP2Connection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    // MARK: Socket events
+
+    /// Reads everything available into the session, then writes what it has to say.
+    func pump(buffer: UnsafeMutableRawBufferPointer) {
+        if let tls, !tls.isEstablished {
+            switch tls.handshake() {
+            case .transferred: break
+            case .wantsReadable:
+                waitsForWritable = false
+                return
+            case .wantsWritable:
+                waitsForWritable = true
+                return
+            case .closed, .failed:
+                isFinished = true
+                return
+            }
+        }
+        reading: while !isFinished {
+            switch tls.map({ $0.read(into: buffer) }) ?? SocketIO.receive(fd, into: buffer) {
+            case .transferred(let count):
+                do {
+                    try session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                } catch {
+                    // A broken protocol (an HTTP/1 client, say): send the GOAWAY nghttp2 queued, then close.
+                    flush()
+                    isFinished = true
+                }
+            case .wantsReadable, .wantsWritable: break reading
+            case .closed, .failed: isFinished = true
+            }
+        }
+        flush()
+    }
+
+    /// Writes pending frames until the socket pushes back or the session has nothing more.
+    func flush() {
+        guard !isFinished, tls?.isEstablished ?? true else { return }
+        do {
+            while true {
+                if output.count - outputStart < Self.writeBatch {
+                    let frames = try session.nextOutput()
+                    if !frames.isEmpty {
+                        output.append(contentsOf: frames)
+                        continue
+                    }
+                }
+                guard outputStart < output.count else { break }
+                guard writePending() else { return }
+            }
+        } catch {
+            isFinished = true
+            return
+        }
+        waitsForWritable = false
+        if !session.isActive { isFinished = true }
+    }
+
+    /// Writes from `output`; false when the socket took less than everything.
+    private func writePending() -> Bool {
+        let result = output.withUnsafeBytes { bytes in
+            let pending = UnsafeRawBufferPointer(rebasing: bytes[outputStart...])
+            return tls.map { $0.write(pending) } ?? SocketIO.send(fd, pending)
+        }
+        switch result {
+        case .transferred(let count):
+            outputStart += count
+            if outputStart == output.count {
+                output.removeAll(keepingCapacity: true)
+                outputStart = 0
+                return true
+            }
+            waitsForWritable = true
+            return false
+        case .wantsWritable, .wantsReadable:
+            waitsForWritable = true
+            return false
+        case .closed, .failed:
+            isFinished = true
+            return false
+        }
+    }
+
+    // MARK: Faults and shutdown
+
+    /// Sends GOAWAY (see ``NGHTTP2Session/goAway(_:)``).
+    func goAway(_ code: HTTP2ErrorCode) {
+        do {
+            try session.goAway(code)
+        } catch {
+            isFinished = true
+        }
+        flush()
+    }
+
+    /// Makes the coming close a TCP reset: no GOAWAY, no FIN.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        isFinished = true
+    }
+
+    // MARK: Session callbacks
+
+    func beginStream(_ streamID: Int32) {
+        streams[streamID] = HTTP2Stream()
+    }
+
+    func header(streamID: Int32, name: String, value: String) {
+        guard let stream = streams[streamID] else { return }
+        switch name {
+        case ":method": stream.method = value
+        case ":path": stream.path = value
+        case ":authority": stream.authority = value
+        case ":scheme": stream.scheme = value
+        default: stream.headers.append(HTTP2Header(name, value))
+        }
+    }
+
+    func bodyChunk(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        streams[streamID]?.body.append(contentsOf: bytes)
+    }
+
+    /// The request on `streamID` is whole: hand it to the handler; the answer comes back through
+    /// the loop to ``respond(streamID:with:)``.
+    func requestComplete(streamID: Int32) {
+        guard let stream = streams[streamID] else { return }
+        let request = HTTP2Request(
+            method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
+            headers: stream.headers, body: stream.body, connectionID: id)
+        stream.body = []
+        server.dispatch(request, streamID: streamID, loop: loop)
+    }
+
+    func streamClosed(_ streamID: Int32) {
+        streams[streamID] = nil
+    }
+
+    func readBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+        guard let stream = streams[streamID] else { return (0, true) }
+        let count = min(buffer.count, stream.response.count - stream.responseSent)
+        stream.response.withUnsafeBufferPointer { source in
+            _ = buffer.initialize(fromContentsOf: source[stream.responseSent..<stream.responseSent + count])
+        }
+        stream.responseSent += count
+        return (count, stream.responseSent == stream.response.count)
+    }
+
+    // MARK: Answers
+
+    /// Submits the handler's answer, unless the client reset the stream meanwhile.
+    func respond(streamID: Int32, with response: HTTP2Response) {
+        guard let stream = streams[streamID], !isFinished else { return }
+        if response.dropsConnection {
+            resetOnClose()
+            return
+        }
+        stream.response = response.body
+        let fields = [HTTP2Header(":status", String(response.status))] + response.headers
+        do {
+            try session.submitResponse(streamID: streamID, fields: fields, hasBody: !response.body.isEmpty)
+        } catch {
+            isFinished = true
+            return
+        }
+        flush()
+    }
+}

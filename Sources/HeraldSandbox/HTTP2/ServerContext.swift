@@ -1,0 +1,53 @@
+import Synchronization
+
+/// What the event loops of one server share: the handler, the TLS context, the fault settings
+/// and the counters.
+final class ServerContext: Sendable {
+    let configuration: HTTP2ServerConfiguration
+    let handler: @Sendable (HTTP2Request) async -> HTTP2Response
+    let tls: TLSContext?
+    let loops: [EventLoop]
+    let responseDelay = Mutex<Duration>(.zero)
+    let connectionsAccepted = Atomic<Int>(0)
+    let connectionsOpen = Atomic<Int>(0)
+    private let nextConnectionID = Atomic<UInt64>(LoopEvent.firstConnection)
+    private let nextLoop = Atomic<Int>(0)
+
+    init(
+        configuration: HTTP2ServerConfiguration, tls: TLSContext?, loops: [EventLoop],
+        handler: @escaping @Sendable (HTTP2Request) async -> HTTP2Response
+    ) {
+        self.configuration = configuration
+        self.tls = tls
+        self.loops = loops
+        self.handler = handler
+    }
+
+    /// A connection id unique within the server.
+    func makeConnectionID() -> UInt64 {
+        nextConnectionID.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// The loop for the next accepted connection (round robin).
+    func nextLoopForConnection() -> EventLoop {
+        loops[nextLoop.add(1, ordering: .relaxed).oldValue % loops.count]
+    }
+
+    /// Runs the handler off the loop thread, waits out any response delay, and hands the answer
+    /// back to the connection's loop.
+    func dispatch(_ request: HTTP2Request, streamID: Int32, loop: EventLoop) {
+        Task { [self] in
+            let response = await handler(request)
+            let delay = responseDelay.withLock { $0 }
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            loop.execute { runner in runner.respond(connectionID: request.connectionID, streamID: streamID, response) }
+        }
+    }
+}
+
+/// The `u64` of the epoll events that are not connections.
+enum LoopEvent {
+    static let wake: UInt64 = 0
+    static let listener: UInt64 = 1
+    static let firstConnection: UInt64 = 2
+}

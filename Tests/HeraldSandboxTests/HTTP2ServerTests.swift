@@ -1,0 +1,112 @@
+import Foundation
+import HeraldSandbox
+import Testing
+
+@Suite("HTTP/2 server over libnghttp2, driven by curl")
+struct HTTP2ServerTests {
+    @Test("h2c with prior knowledge: status, echoed headers and body")
+    func cleartextEcho() async throws {
+        let test = try TestServer()
+        let result = try await Curl.run([
+            "--http2-prior-knowledge", "--include", "-X", "PUT", "-H", "x-echo: hello there", "-H", "x-status: 201",
+            "--data-binary", "payload bytes", test.url("/echo?x=1"),
+        ])
+        await test.server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("HTTP/2 201"))
+        #expect(result.stdout.contains("x-echo: hello there"))
+        #expect(result.stdout.contains("x-method: PUT"))
+        #expect(result.stdout.hasSuffix("\r\n\r\npayload bytes"))
+    }
+
+    @Test("TLS with ALPN h2 and the generated certificate, for 127.0.0.1 and localhost")
+    func tlsEcho() async throws {
+        let directory = try temporaryDirectory()
+        let identity = try TLSIdentity.selfSigned(in: directory)
+        #expect(try TLSIdentity.selfSigned(in: directory) == identity)
+        let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
+        let test = try TestServer(tls: identity)
+        for host in ["127.0.0.1", "localhost"] {
+            let result = try await Curl.run([
+                "--http2", "--cacert", identity.certificatePath, "-H", "x-echo: secure", "--data-binary", "tls body",
+                "--write-out", "\n%{http_version} %{http_code}", test.url("/echo", scheme: "https", host: host),
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "tls body\n2 200")
+        }
+        // The generated file is reused, not rewritten, on the next start.
+        #expect(try String(contentsOfFile: identity.certificatePath, encoding: .utf8) == pem)
+        await test.server.stop()
+    }
+
+    @Test("TLS refuses a client that does not offer h2")
+    func tlsWithoutH2() async throws {
+        let directory = try temporaryDirectory()
+        let identity = try TLSIdentity.selfSigned(in: directory)
+        let test = try TestServer(tls: identity)
+        let result = try await Curl.run([
+            "--http1.1", "--cacert", identity.certificatePath, test.url("/echo", scheme: "https"),
+        ])
+        await test.server.stop()
+        #expect(result.status != 0)
+    }
+
+    /// Over TLS: curl 7.88 cannot reuse an h2c prior-knowledge connection (curl issue 10634,
+    /// fixed in 8.0), so its `--parallel` fails every transfer after the first on h2c.
+    @Test("200 concurrent requests are multiplexed on one or a few connections")
+    func manyConcurrentStreams() async throws {
+        let identity = try TLSIdentity.selfSigned(in: try temporaryDirectory())
+        let test = try TestServer(tls: identity)
+        let urls = (0..<200).map { test.url("/echo?n=\($0)", scheme: "https") }
+        let result = try await Curl.run(
+            [
+                "--http2", "--cacert", identity.certificatePath, "--parallel", "--parallel-max", "100",
+                "--write-out", "%{http_code} %{http_version}\n",
+            ] + urls.flatMap { ["-o", "/dev/null", $0] })
+        await test.server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").filter { $0 == "200 2" }.count == 200)
+        let perConnection = test.requestsPerConnection
+        #expect(perConnection.values.reduce(0, +) == 200)
+        #expect(perConnection.count <= 3, "\(perConnection)")
+        #expect(test.server.connectionsAccepted == perConnection.count)
+    }
+
+    @Test("a 1 MiB body goes both ways under flow control (windows of 64 KiB)")
+    func largeBodies() async throws {
+        let directory = try temporaryDirectory()
+        let upload = directory + "/upload.bin"
+        let download = directory + "/download.bin"
+        let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        try Data(bytes).write(to: URL(fileURLWithPath: upload))
+        let test = try TestServer()
+        let result = try await Curl.run([
+            "--http2-prior-knowledge", "--data-binary", "@" + upload, "-o", download, "--write-out", "%{http_code}",
+            test.url("/echo"),
+        ])
+        await test.server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "200")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: download)) == Data(bytes))
+    }
+
+    @Test("an HTTP/1.1 request on the h2c port gets a GOAWAY, not an answer")
+    func http1OnCleartextPort() async throws {
+        let test = try TestServer()
+        let result = try await Curl.run(["--http1.1", "--write-out", "%{http_code}", test.url("/echo")])
+        await test.server.stop()
+        #expect(result.status == 1, "\(result.stderr)")  // "Received HTTP/0.9 when not allowed": binary frames
+        #expect(test.requestsPerConnection.isEmpty)
+    }
+
+    @Test("an unknown path is a 404 with an empty body")
+    func notFound() async throws {
+        let test = try TestServer()
+        let result = try await Curl.run([
+            "--http2-prior-knowledge", "--write-out", "%{http_code}", test.url("/nothing"),
+        ])
+        await test.server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "404")
+    }
+}
