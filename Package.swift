@@ -29,7 +29,7 @@ let package = Package(
         // Store protocol and the SQLite store.
         .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
-        // libcurl multi (Transport/).
+        // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
         .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics.
         .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),

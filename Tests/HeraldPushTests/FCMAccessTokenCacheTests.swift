@@ -38,7 +38,7 @@ struct FCMAccessTokenCacheTests {
         let endpoint = try FakeTokenEndpoint(clock: clock)
         let cache = makeCache(endpoint)
         let body = #"{"access_token":"short","expires_in":120,"token_type":"Bearer"}"#
-        endpoint.answer(PushHTTPResponse(status: 200, body: Array(body.utf8)))
+        endpoint.answer(HTTP2Response(status: 200, body: Array(body.utf8)))
         _ = try await cache.accessToken()
         clock.advance(seconds: 59)
         #expect(try await cache.accessToken() == "short")
@@ -103,7 +103,7 @@ struct FCMAccessTokenCacheTests {
             (200, #"{"access_token":"t","expires_in":3599,"token_type":"MAC"}"#, .malformedTokenResponse),
         ]
         for (status, body, expected) in cases {
-            endpoint.answer(PushHTTPResponse(status: status, body: Array(body.utf8)))
+            endpoint.answer(HTTP2Response(status: status, body: Array(body.utf8)))
             await #expect(throws: expected, "\(status) \(body)") { try await cache.accessToken() }
         }
     }

@@ -11,7 +11,7 @@ final class FakeTokenEndpoint: Sendable {
     struct State {
         var calls = 0
         var held = false
-        var answer: PushHTTPResponse?
+        var answer: HTTP2Response?
     }
 
     let url = URL(string: "https://oauth2.example.test/token")!
@@ -39,12 +39,12 @@ final class FakeTokenEndpoint: Sendable {
     func release() { gate.continuation.finish() }
 
     /// Answers the next exchanges with `response` instead of a token.
-    func answer(_ response: PushHTTPResponse?) { state.withLock { $0.answer = response } }
+    func answer(_ response: HTTP2Response?) { state.withLock { $0.answer = response } }
 
     /// The exchange closure for ``FCMAccessTokenCache``.
-    var exchange: PushHTTPExchange { { try await self.handle($0) } }
+    var exchange: HTTP2Exchange { { try await self.handle($0) } }
 
-    private func handle(_ request: PushHTTPRequest) async throws -> PushHTTPResponse {
+    private func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
         let (call, held, answer) = state.withLock { state in
             state.calls += 1
             return (state.calls, state.held, state.answer)
@@ -52,18 +52,18 @@ final class FakeTokenEndpoint: Sendable {
         if held { for await _ in gate.stream {} }
         if let answer { return answer }
         if let problem = problem(with: request) {
-            return PushHTTPResponse(
-                status: 400, headers: ["content-type": "application/json"],
+            return HTTP2Response(
+                status: 400, headers: [("content-type", "application/json")],
                 body: Array(#"{"error":"invalid_grant","error_description":"\#(problem)"}"#.utf8))
         }
         let body = #"{"access_token":"ya29.token-\#(call)","expires_in":3599,"token_type":"Bearer"}"#
-        return PushHTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Array(body.utf8))
+        return HTTP2Response(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
     }
 
     /// What Google would refuse in `request`, or nil.
-    private func problem(with request: PushHTTPRequest) -> String? {
-        guard request.method == "POST", request.url == url else { return "wrong method or URL" }
-        guard request.headers["content-type"] == "application/x-www-form-urlencoded" else { return "not a form" }
+    private func problem(with request: HTTP2Request) -> String? {
+        guard request.method == "POST", request.url == url.absoluteString else { return "wrong method or URL" }
+        guard request.header("content-type") == "application/x-www-form-urlencoded" else { return "not a form" }
         guard let fields = FormEncoding.decode(String(decoding: request.body, as: UTF8.self)),
             fields.map(\.0) == ["grant_type", "assertion"], fields[0].1 == FCMAccessTokenCache.grantType
         else { return "Invalid grant_type" }

@@ -27,7 +27,7 @@ public final class FCMAccessTokenCache: Sendable {
     }
 
     private let account: FCMServiceAccount
-    private let send: PushHTTPExchange
+    private let send: HTTP2Exchange
     private let clock: @Sendable () -> Date
     /// How long before its expiry a token is replaced.
     public let refreshMargin: TimeInterval
@@ -36,7 +36,7 @@ public final class FCMAccessTokenCache: Sendable {
     /// A cache for `account` that exchanges through `send`; `clock` tells the time.
     public init(
         account: FCMServiceAccount, refreshMargin: TimeInterval = 300,
-        clock: @escaping @Sendable () -> Date = Date.init, send: @escaping PushHTTPExchange
+        clock: @escaping @Sendable () -> Date = Date.init, send: @escaping HTTP2Exchange
     ) {
         precondition(refreshMargin >= 0, "refreshMargin must not be negative")
         self.account = account
@@ -100,9 +100,9 @@ public final class FCMAccessTokenCache: Sendable {
             key: account.privateKey)
         let body = FormEncoding.encode([("grant_type", Self.grantType), ("assertion", assertion)])
         let response = try await send(
-            PushHTTPRequest(
-                method: "POST", url: account.tokenURI,
-                headers: ["content-type": "application/x-www-form-urlencoded", "accept": "application/json"],
+            HTTP2Request(
+                method: "POST", url: account.tokenURI.absoluteString,
+                headers: [("content-type", "application/x-www-form-urlencoded"), ("accept", "application/json")],
                 body: Array(body.utf8)))
         return try Self.token(from: response, requestedAt: started, margin: refreshMargin)
     }
@@ -116,7 +116,7 @@ public final class FCMAccessTokenCache: Sendable {
     }
 
     /// The token in an OAuth2 token response; its lifetime counts from `requestedAt`.
-    private static func token(from response: PushHTTPResponse, requestedAt: Date, margin: TimeInterval) throws
+    private static func token(from response: HTTP2Response, requestedAt: Date, margin: TimeInterval) throws
         -> Token
     {
         let decoded = try? JSONDecoder().decode(TokenResponse.self, from: Data(response.body))

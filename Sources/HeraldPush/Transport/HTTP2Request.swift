@@ -21,4 +21,10 @@ public struct HTTP2Request: Sendable {
         self.body = body
         self.timeout = timeout
     }
+
+    /// The first value of the header `name` (case-insensitive), such as "apns-id".
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
 }

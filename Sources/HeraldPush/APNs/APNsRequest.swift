@@ -1,0 +1,93 @@
+import Foundation
+import HeraldModel
+
+/// Builds the APNs request for one delivery, and refuses what APNs would refuse before a byte
+/// is sent.
+public enum APNsRequest {
+    /// APNs's limit on the JSON body of an alert push.
+    public static let maxPayloadBytes = 4_096
+    /// APNs's limit on `apns-collapse-id`.
+    public static let maxCollapseIDBytes = 64
+
+    /// Why a push cannot be sent as it is; `reason` spells it as APNs would.
+    public struct Refusal: Error, Sendable, Equatable {
+        /// `PayloadTooLarge`, `BadCollapseId` or `BadDeviceToken`.
+        public var reason: String
+        /// Whether the device token itself is at fault (so the device is pruned).
+        public var prunesDevice: Bool { reason == "BadDeviceToken" }
+    }
+
+    /// `POST /3/device/<deviceToken>` on `configuration.baseURL` carrying `payload`'s APNs body,
+    /// with `apns-id` = `deliveryID` and `authorization: bearer <providerToken>`.
+    ///
+    /// `apns-expiration`: absent without a TTL (APNs then stores the push by its own policy), `0`
+    /// for a TTL of 0 (one attempt, never stored), otherwise `expiresAt` in epoch seconds: the
+    /// delivery's fixed expiry, so a retry does not stretch it (`now + TTL` when `expiresAt` is
+    /// nil). Throws ``Refusal`` for a body over ``maxPayloadBytes``, a collapse id over
+    /// ``maxCollapseIDBytes`` or a device token that is not hexadecimal.
+    public static func make(
+        deviceToken: String, deliveryID: String, payload: PushPayload, expiresAt: Date?, providerToken: String,
+        configuration: APNsConfiguration, now: Date
+    ) throws(Refusal) -> HTTP2Request {
+        guard isHexToken(deviceToken) else { throw Refusal(reason: "BadDeviceToken") }
+        if let collapseId = payload.collapseId, collapseId.utf8.count > maxCollapseIDBytes {
+            throw Refusal(reason: "BadCollapseId")
+        }
+        let body = encode(payload.apns)
+        guard body.count <= maxPayloadBytes else { throw Refusal(reason: "PayloadTooLarge") }
+        var fields = payload.apnsHeaders(topic: configuration.topic, id: deliveryID, now: now)
+        if let expiresAt, let ttl = payload.ttlSeconds, ttl > 0 {
+            fields["apns-expiration"] = String(Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
+        }
+        var headers: [(name: String, value: String)] = [
+            ("authorization", "bearer \(providerToken)"), ("content-type", "application/json"),
+        ]
+        headers += headerOrder.compactMap { name in fields[name].map { (name, $0) } }
+        return HTTP2Request(
+            method: "POST", url: "\(configuration.baseURL)/3/device/\(deviceToken)", headers: headers, body: body)
+    }
+
+    /// The order the `apns-*` headers go out in (a stable order keeps tests and logs readable).
+    private static let headerOrder = [
+        "apns-id", "apns-push-type", "apns-topic", "apns-priority", "apns-expiration", "apns-collapse-id",
+    ]
+
+    /// The JSON body of `payload`: what `JSONEncoder` writes for it, written directly (this
+    /// runs once per push).
+    static func encode(_ payload: APNsPayload) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.raw(#"{"aps":{"alert":{"title":"#)
+        writer.string(payload.aps.alert.title)
+        writer.raw(#","body":"#)
+        writer.string(payload.aps.alert.body)
+        writer.raw("}")
+        if let badge = payload.aps.badge {
+            writer.raw(#","badge":"#)
+            writer.int(badge)
+        }
+        if let sound = payload.aps.sound {
+            writer.raw(#","sound":"#)
+            writer.string(sound)
+        }
+        writer.raw("}")
+        for (key, value) in payload.data where key != "aps" {
+            writer.raw(",")
+            writer.string(key)
+            writer.raw(":")
+            writer.string(value)
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// Whether `token` is a non-empty run of hex digits (a device token as iOS reports it),
+    /// and so safe in the URL path.
+    static func isHexToken(_ token: String) -> Bool {
+        !token.isEmpty
+            && token.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            }
+    }
+}
