@@ -39,8 +39,10 @@ public final class APNsSandbox: Sendable {
             bundleID: credentials.bundleID, clock: clock)
     }
 
-    /// The answer to one request: the server's handler.
+    /// The answer to one request: the server's handler. Paths under `/admin/apns/` are the admin
+    /// endpoint (see ``APNsAdmin``); every other request is a push.
     @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        if request.path.hasPrefix(APNsAdmin.prefix) { return APNsAdmin(sandbox: self).respond(to: request) }
         let now = clock()
         let notification: APNsNotification
         do {

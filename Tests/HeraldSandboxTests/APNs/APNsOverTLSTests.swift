@@ -6,7 +6,7 @@ import Testing
 /// The look-alike on a real ``HTTP2Server`` over TLS (curl 7.88 cannot reuse h2c connections).
 @Suite("APNs look-alike over TLS, driven by curl")
 struct APNsOverTLSTests {
-    @Test("valid token: 200 with apns-id echoed; forged token: 403; faulted token: 410; the accepted list")
+    @Test("valid token: 200 with apns-id echoed; forged token: 403; token faulted by the admin endpoint: 410; listed")
     func outcomes() async throws {
         let credentials = try SandboxCredentials.loadOrCreate(in: try temporaryDirectory())
         let sandbox = try APNsSandbox(credentials: credentials)
@@ -20,7 +20,13 @@ struct APNsOverTLSTests {
             header: ["kid": credentials.keyID], claims: APNsProviderClaims(iss: credentials.teamID, iat: now),
             key: SigningKey.generateP256())
         let gone = String(repeating: "0f", count: 32)
-        sandbox.setFault(.unregistered, for: gone)
+        let base = "https://127.0.0.1:\(server.port)"
+        let tls = ["--http2", "--cacert", credentials.tls.certificatePath]
+        let setFault = try await Curl.run(
+            tls + [
+                "--write-out", "%{http_code}", "--data-binary", #"{"deviceToken":"\#(gone)","fault":"unregistered"}"#,
+                base + "/admin/apns/faults",
+            ])
 
         func push(to device: String, token: String) async throws -> Curl.Result {
             try await Curl.run([
@@ -34,7 +40,13 @@ struct APNsOverTLSTests {
         let sent = try await push(to: APNsFixture.deviceToken, token: token)
         let refused = try await push(to: APNsFixture.deviceToken, token: forged)
         let unregistered = try await push(to: gone, token: token)
+        let listed = try await Curl.run(tls + [base + "/admin/apns/accepted"])
         await server.stop()
+
+        #expect(setFault.stdout == "204")
+        let listing = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+        let entries = listing?["accepted"] as? [[String: Any]]
+        #expect(entries?.map { $0["apnsId"] as? String } == ["0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])
 
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.hasPrefix("HTTP/2 200"))
