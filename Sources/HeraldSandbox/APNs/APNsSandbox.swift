@@ -40,7 +40,8 @@ public final class APNsSandbox: Sendable {
     }
 
     /// The answer to one request: the server's handler. Paths under `/admin/apns/` are the admin
-    /// endpoint (see ``APNsAdmin``); every other request is a push.
+    /// endpoint (`GET /admin/apns/accepted`, `POST` and `DELETE /admin/apns/faults`); every other
+    /// request is a push.
     @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
         if request.path.hasPrefix(APNsAdmin.prefix) { return APNsAdmin(sandbox: self).respond(to: request) }
         let now = clock()
@@ -50,19 +51,19 @@ public final class APNsSandbox: Sendable {
         } catch {
             return refuse(error.reason, apnsID: error.apnsID)
         }
-        let rule = state.withLock { $0.takeFault(for: notification.deviceToken) }
-        switch rule?.fault {
-        case .unregistered:
-            let millis = Int64((rule?.setAt ?? now).timeIntervalSince1970 * 1000)
-            return refuse(.unregistered, apnsID: notification.apnsID, timestamp: millis)
-        case .badDeviceToken: return refuse(.badDeviceToken, apnsID: notification.apnsID)
-        case .tooManyRequests(let seconds):
-            return refuse(
-                .tooManyRequests, apnsID: notification.apnsID, extra: [HTTP2Header("retry-after", "\(seconds)")])
-        case .serviceUnavailable: return refuse(.serviceUnavailable, apnsID: notification.apnsID)
-        case .dropConnection: return .dropConnection
-        case .delay(let duration): try? await Task.sleep(for: duration)
-        case nil: break
+        if let rule = state.withLock({ $0.takeFault(for: notification.deviceToken) }) {
+            let apnsID = notification.apnsID
+            switch rule.fault {
+            case .unregistered:
+                let millis = Int64(rule.setAt.timeIntervalSince1970 * 1000)
+                return refuse(.unregistered, apnsID: apnsID, timestamp: millis)
+            case .badDeviceToken: return refuse(.badDeviceToken, apnsID: apnsID)
+            case .tooManyRequests(let seconds):
+                return refuse(.tooManyRequests, apnsID: apnsID, extra: [HTTP2Header("retry-after", "\(seconds)")])
+            case .serviceUnavailable: return refuse(.serviceUnavailable, apnsID: apnsID)
+            case .dropConnection: return .dropConnection
+            case .delay(let duration): try? await Task.sleep(for: duration)
+            }
         }
         state.withLock { state in
             state.record(notification)
