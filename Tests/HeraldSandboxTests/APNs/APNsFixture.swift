@@ -15,12 +15,12 @@ final class APNsFixture: Sendable {
     let sandbox: APNsSandbox
     private let now = TestNow(APNsFixture.start)
 
-    init() throws {
+    init(acceptedLimit: Int = 10_000) throws {
         key = try SigningKey.generateP256()
         let now = self.now
         sandbox = APNsSandbox(
             publicKey: try key.publicKey(), keyID: Self.keyID, teamID: Self.teamID, bundleID: Self.bundleID,
-            clock: { now.value.withLock { $0 } })
+            acceptedLimit: acceptedLimit, clock: { now.value.withLock { $0 } })
         token = try Self.token(key: key, iat: Self.start)
     }
 

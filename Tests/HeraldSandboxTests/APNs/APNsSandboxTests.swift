@@ -115,3 +115,17 @@ struct APNsCase: Sendable, CustomStringConvertible {
         "\(method) \(path.prefix(24)) \(headers) \(duplicate.map(\.name) ?? "") \(body.prefix(20))"
     }
 }
+
+@Suite("APNs look-alike: the accepted list")
+struct APNsAcceptedListTests {
+    @Test("past its limit the list drops the oldest; the counts keep every answer")
+    func limit() async throws {
+        let fixture = try APNsFixture(acceptedLimit: 4)
+        for index in 0..<6 {
+            let id = "00000000-0000-4000-8000-00000000000\(index)"
+            #expect(await fixture.sandbox.respond(to: fixture.request(headers: ["apns-id": id])).status == 200)
+        }
+        #expect(fixture.sandbox.accepted.map { $0.apnsID.suffix(1) } == ["2", "3", "4", "5"])
+        #expect(fixture.sandbox.statusCounts == [200: 6])
+    }
+}
