@@ -23,6 +23,20 @@ public struct HTTP2Request: Sendable {
     /// multiplexed on one connection from requests spread over several.
     public var connectionID: UInt64
 
+    /// A request as a handler receives it; tests build them to call a handler directly.
+    public init(
+        method: String, path: String, authority: String = "127.0.0.1", scheme: String = "https",
+        headers: [HTTP2Header] = [], body: [UInt8] = [], connectionID: UInt64 = 0
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.scheme = scheme
+        self.headers = headers
+        self.body = body
+        self.connectionID = connectionID
+    }
+
     /// The first value of the field `name` (any case), if present.
     public func header(_ name: String) -> String? {
         let wanted = name.lowercased()

@@ -1,0 +1,120 @@
+import Foundation
+import HeraldCrypto
+import Synchronization
+
+/// The APNs look-alike: a handler for ``HTTP2Server`` that answers `POST /3/device/<token>` as
+/// strictly as Apple's servers do, records what it accepts and misbehaves on demand per token.
+///
+/// ```swift
+/// let apns = APNsSandbox(credentials: try SandboxCredentials.loadOrCreate(in: directory))
+/// let server = try HTTP2Server.start(configuration: .init(tls: credentials.tls), handler: apns.respond)
+/// ```
+public final class APNsSandbox: Sendable {
+    /// The topic accepted (with the push types' suffixes); others get `TopicDisallowed`.
+    public let bundleID: String
+    private let reader: APNsRequestReader
+    private let clock: @Sendable () -> Date
+    private let state: Mutex<APNsSandboxState>
+
+    /// A sandbox that takes provider tokens signed by `publicKey` (P-256) with key id `keyID` and
+    /// issuer `teamID`, for pushes to `bundleID`. It keeps the last `acceptedLimit` notifications;
+    /// `clock` tells the time (tests inject their own).
+    public init(
+        publicKey: SigningKey, keyID: String, teamID: String, bundleID: String, acceptedLimit: Int = 10_000,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        precondition(publicKey.kind == .p256, "APNs provider tokens are ES256: the key must be P-256")
+        precondition(acceptedLimit > 0, "the sandbox must keep at least one accepted notification")
+        self.bundleID = bundleID
+        self.reader = APNsRequestReader(
+            bundleID: bundleID, auth: APNsProviderAuth(publicKey: publicKey, keyID: keyID, teamID: teamID))
+        self.clock = clock
+        self.state = Mutex(APNsSandboxState(acceptedLimit: acceptedLimit))
+    }
+
+    /// A sandbox for the key, ids and bundle id of `credentials`.
+    public convenience init(credentials: SandboxCredentials, clock: @escaping @Sendable () -> Date = Date.init) throws {
+        self.init(
+            publicKey: try credentials.key.publicKey(), keyID: credentials.keyID, teamID: credentials.teamID,
+            bundleID: credentials.bundleID, clock: clock)
+    }
+
+    /// The answer to one request: the server's handler. Paths under `/admin/apns/` are the admin
+    /// endpoint (`GET /admin/apns/accepted`, `POST` and `DELETE /admin/apns/faults`); every other
+    /// request is a push.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        if request.path.hasPrefix(APNsAdmin.prefix) { return APNsAdmin(sandbox: self).respond(to: request) }
+        let now = clock()
+        let notification: APNsNotification
+        do {
+            notification = try reader.read(request, now: now)
+        } catch {
+            return refuse(error.reason, apnsID: error.apnsID)
+        }
+        if let rule = state.withLock({ $0.takeFault(for: notification.deviceToken) }) {
+            let apnsID = notification.apnsID
+            switch rule.fault {
+            case .unregistered:
+                let millis = Int64(rule.setAt.timeIntervalSince1970 * 1000)
+                return refuse(.unregistered, apnsID: apnsID, timestamp: millis)
+            case .badDeviceToken: return refuse(.badDeviceToken, apnsID: apnsID)
+            case .tooManyRequests(let seconds):
+                return refuse(.tooManyRequests, apnsID: apnsID, extra: [HTTP2Header("retry-after", "\(seconds)")])
+            case .serviceUnavailable: return refuse(.serviceUnavailable, apnsID: apnsID)
+            case .dropConnection: return .dropConnection
+            case .delay(let duration): try? await Task.sleep(for: duration)
+            }
+        }
+        state.withLock { state in
+            state.record(notification)
+            state.statusCounts[200, default: 0] += 1
+        }
+        return HTTP2Response(
+            status: 200,
+            headers: [HTTP2Header("apns-id", notification.apnsID), HTTP2Header("apns-unique-id", RandomUUID.make())])
+    }
+
+    private func refuse(
+        _ reason: APNsReason, apnsID: String?, timestamp: Int64? = nil, extra: [HTTP2Header] = []
+    ) -> HTTP2Response {
+        state.withLock { $0.statusCounts[reason.status, default: 0] += 1 }
+        let body = #"{"reason":"\#(reason.name)""# + (timestamp.map { #","timestamp":\#($0)"# } ?? "") + "}"
+        let headers =
+            [HTTP2Header("content-type", "application/json; charset=utf-8")]
+            + (apnsID.map { [HTTP2Header("apns-id", $0)] } ?? []) + extra
+        return HTTP2Response(status: reason.status, headers: headers, body: Array(body.utf8))
+    }
+
+    // MARK: Faults
+
+    /// Makes requests to `deviceToken` meet `fault`: for the next `times` requests, or until
+    /// cleared when nil. Replaces the token's previous fault.
+    public func setFault(_ fault: APNsFault, for deviceToken: String, times: Int? = nil) {
+        precondition(times.map { $0 > 0 } ?? true, "a fault applies to at least one request")
+        let now = clock()
+        state.withLock { $0.faults[deviceToken] = .init(fault: fault, setAt: now, remaining: times) }
+    }
+
+    /// Ends the fault of `deviceToken`.
+    public func clearFault(for deviceToken: String) {
+        _ = state.withLock { $0.faults.removeValue(forKey: deviceToken) }
+    }
+
+    /// Ends every fault.
+    public func clearFaults() {
+        state.withLock { $0.faults = [:] }
+    }
+
+    // MARK: What arrived
+
+    /// The accepted notifications, oldest first (the most recent ones, up to the limit).
+    public var accepted: [APNsNotification] { state.withLock { $0.accepted } }
+
+    /// The accepted notifications sent to `deviceToken`, oldest first.
+    public func accepted(for deviceToken: String) -> [APNsNotification] {
+        state.withLock { $0.accepted.filter { $0.deviceToken == deviceToken } }
+    }
+
+    /// How many requests got each HTTP status, since start (dropped connections count none).
+    public var statusCounts: [Int: Int] { state.withLock { $0.statusCounts } }
+}
