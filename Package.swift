@@ -42,9 +42,9 @@ let package = Package(
         // Test clock and strict fakes of every HeraldKit dependency.
         .target(name: "HeraldKitTestSupport", dependencies: ["HeraldKit", "HeraldModel"]),
 
-        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto"]),
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
         .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldCrypto"]),
+        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldCrypto", "HeraldHTTPTestSupport"]),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
         .testTarget(
             name: "HeraldServerTests",

@@ -1,7 +1,7 @@
 import Foundation
+import HeraldHTTPTestSupport
 
-/// Runs the `openssl` command-line tool. Nothing blocks a cooperative thread: pipes are read
-/// on threads of their own and the exit arrives through `terminationHandler`.
+/// Runs the `openssl` command-line tool through ``ChildProcess`` (no cooperative thread blocks).
 enum OpenSSLTool {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -16,35 +16,11 @@ enum OpenSSLTool {
 
     /// Runs `openssl arguments` in `directory` and answers its standard output.
     static func run(_ arguments: [String], in directory: URL? = nil) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let exit = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exit.continuation.yield(finished.terminationStatus)
-            exit.continuation.finish()
+        let result = try await ChildProcess.run("/usr/bin/openssl", arguments, directory: directory?.path)
+        guard result.exit == .exited(0) else {
+            throw Failure(
+                description: "openssl \(arguments.joined(separator: " ")) ended \(result.exit): \(result.stderr)")
         }
-        try process.run()
-        async let stdout = readToEnd(output.fileHandleForReading)
-        async let stderr = readToEnd(errors.fileHandleForReading)
-        let status = await exit.stream.first { _ in true } ?? -1
-        guard status == 0 else {
-            throw Failure(description: "openssl \(arguments.joined(separator: " ")) exited \(status): \(await stderr)")
-        }
-        return await stdout
-    }
-
-    /// Reads `handle` to its end on a thread of its own.
-    private static func readToEnd(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
-            }
-        }
+        return result.stdout
     }
 }

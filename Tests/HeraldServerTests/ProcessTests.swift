@@ -20,8 +20,7 @@ struct ProcessTests {
         let client = LoopbackHTTPClient(port: server.port)
         #expect(try await client.request("GET", "/healthz").status == 200)
 
-        #expect(await server.stop(signal: signal) == 0)
-        #expect(server.terminationReason == .exit)
+        #expect(await server.stop(signal: signal) == .exited(0))
         await #expect(throws: (any Error).self) { _ = try await client.request("GET", "/healthz") }
         // The drain messages may still be in the pipe for a moment after the exit.
         var log = server.stderr

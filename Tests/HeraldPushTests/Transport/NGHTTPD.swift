@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTPTestSupport
 import Synchronization
 
 /// `nghttpd` (Debian's nghttp2-server) as a child process serving HTTP/2 over TLS on a loopback
@@ -8,23 +9,21 @@ import Synchronization
 ///
 /// It serves `hello.txt`, echoes the body of any POST, and hangs (the whole server, blocked
 /// opening a FIFO) on `GET /hang`, which keeps requests in flight for as long as a test needs.
-/// Nothing here blocks a cooperative thread: the exit is awaited through `terminationHandler`.
+/// Nothing here blocks a cooperative thread: the exit is awaited through ``ChildProcess``.
 final class NGHTTPD: Sendable {
     let port: Int
     private let root: URL
-    private let process: Process
-    private let exited: Task<Int32, Never>
+    private let process: ChildProcess
 
-    private init(port: Int, root: URL, process: Process, exited: Task<Int32, Never>) {
+    private init(port: Int, root: URL, process: ChildProcess) {
         self.port = port
         self.root = root
         self.process = process
-        self.exited = exited
     }
 
     /// A test that fails before `stop()` still ends its server; the document root goes too.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -36,22 +35,11 @@ final class NGHTTPD: Sendable {
         let certificate = try await TestCertificate.shared.value
         let root = try makeRoot()
         let port = try port ?? freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        process.arguments = [
-            "--echo-upload", "-d", root.path, String(port),
-            certificate.keyFile, certificate.certificateFile,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exit = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exit.continuation.yield(finished.terminationStatus)
-            exit.continuation.finish()
-        }
-        try process.run()
-        let server = NGHTTPD(
-            port: port, root: root, process: process, exited: Task { await exit.stream.first { _ in true } ?? -1 })
+        let process = try ChildProcess.spawn(
+            "/usr/sbin/nghttpd",
+            ["--echo-upload", "-d", root.path, String(port), certificate.keyFile, certificate.certificateFile],
+            captureOutput: false, captureError: false)
+        let server = NGHTTPD(port: port, root: root, process: process)
         for _ in 0..<250 {
             if canConnect(port) { return server }
             try await Task.sleep(for: .milliseconds(20))
@@ -62,7 +50,7 @@ final class NGHTTPD: Sendable {
 
     /// Whether the server is stuck answering `GET /hang` (so requests sent so far are in flight).
     var isHanging: Bool {
-        let wchan = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)
+        let wchan = try? String(contentsOfFile: "/proc/\(process.pid)/wchan", encoding: .utf8)
         return wchan == "wait_for_partner"
     }
 
@@ -74,8 +62,8 @@ final class NGHTTPD: Sendable {
 
     /// Sends `signal` (SIGKILL: a crash) and waits for the exit.
     func stop(signal: Int32 = SIGKILL) async {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        _ = await exited.value
+        process.send(signal)
+        _ = await process.exit()
     }
 
     private static func makeRoot() throws -> URL {

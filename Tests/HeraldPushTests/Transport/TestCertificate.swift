@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTPTestSupport
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made once per test run with the
 /// `openssl` command: the server's key and certificate, and the CA file a client trusts.
@@ -15,23 +16,15 @@ struct TestCertificate: Sendable {
         let certificate = TestCertificate(
             keyFile: directory.appendingPathComponent("key.pem").path,
             certificateFile: directory.appendingPathComponent("cert.pem").path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-            "-keyout", certificate.keyFile, "-out", certificate.certificateFile,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exit = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exit.continuation.yield(finished.terminationStatus)
-            exit.continuation.finish()
-        }
-        try process.run()
-        guard await exit.stream.first(where: { _ in true }) == 0 else {
-            throw NGHTTPDError(message: "openssl could not make a test certificate")
+        let result = try await ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-keyout", certificate.keyFile, "-out", certificate.certificateFile,
+            ])
+        guard result.exit == .exited(0) else {
+            throw NGHTTPDError(message: "openssl could not make a test certificate: \(result.stderr)")
         }
         return certificate
     }
