@@ -31,7 +31,8 @@ public struct APNsSettings: Sendable, Equatable {
 
 /// How the delivery worker claims and retries outbox rows.
 public struct PushWorkerSettings: Sendable, Equatable {
-    /// Whether the worker runs at all; tests that inspect rows as published turn it off.
+    /// Whether the worker runs at all. No flag: `herald serve` always runs it; tests that read
+    /// rows as the publish wrote them turn it off.
     public var isEnabled = true
     /// Sends in flight at once.
     public var concurrency: Int = 64

@@ -36,10 +36,14 @@ struct PushFixture {
             apiKey: try await server.apiKey())
     }
 
-    /// Stops both; no request may have been answered with a 5xx.
-    func stop() async {
+    /// Stops both (the server unless `serverStopped`); no request may have been answered with a 5xx.
+    func stop(serverStopped: Bool = false) async {
         #expect(server.app.serverErrorCount == 0, "a request was answered with a 5xx")
-        await server.stop()
+        if serverStopped {
+            try? FileManager.default.removeItem(at: server.directory)
+        } else {
+            await server.stop()
+        }
         await gateway.stop()
         try? FileManager.default.removeItem(atPath: credentials.directory)
     }
