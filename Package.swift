@@ -31,8 +31,10 @@ let package = Package(
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
         // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
         .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
-        // The application: routes, auth, live hub, metrics.
-        .target(name: "HeraldServer", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore"]),
+        // The application: routes, auth, live hub, metrics, the delivery worker (Push/).
+        .target(
+            name: "HeraldServer",
+            dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush"]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
         // the APNs look-alike on it (APNs/), its key material (Credentials/).
         .target(name: "HeraldSandbox", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto"]),
@@ -48,7 +50,9 @@ let package = Package(
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore"]
+            dependencies: [
+                "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore", "HeraldSandbox",
+            ]
         ),
         .testTarget(
             name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldCrypto"]),

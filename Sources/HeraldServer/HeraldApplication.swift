@@ -11,6 +11,9 @@ public final class HeraldApplication: Sendable {
     let router: Router
     private let http: HTTPServer
     private let logger: Logger
+    private let worker: DeliveryWorker
+    private let senders: PushSenders
+    private let workerTask = Mutex<Task<Void, Never>?>(nil)
     private let background = Mutex<[Task<Void, Never>]>([])
 
     /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
@@ -23,12 +26,20 @@ public final class HeraldApplication: Sendable {
         let store = try store ?? StoreFactory.open(url: configuration.databaseURL)
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
         let hub = LiveHub(counts: { userID in try await store.counts(userID: userID) })
-        let metrics = Metrics(gauges: { [hub] in
-            [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
-        })
+        let pushMetrics = PushMetrics()
+        let metrics = Metrics(
+            gauges: { [hub] in
+                [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
+            }, sections: pushMetrics.render)
+        let wake = WakeSignal()
         let services = Services(
             store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
-            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, now: now)
+            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake, now: now)
+        let senders = try PushSenders(apns: configuration.apns, now: now)
+        self.senders = senders
+        self.worker = DeliveryWorker(
+            store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
+            logger: logger, now: now)
         self.services = services
         self.router = Self.routes(services)
 
@@ -70,10 +81,14 @@ public final class HeraldApplication: Sendable {
     /// Every (method, path pattern) the server answers.
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
-    /// Starts listening and the background jobs (heartbeats; hourly pruning of the event log
-    /// and of expired idempotency claims).
+    /// Starts listening and the background jobs (the delivery worker; heartbeats; hourly pruning
+    /// of the event log and of expired idempotency claims).
     public func start() throws {
         try http.start()
+        if configuration.pushWorker.isEnabled {
+            let worker = worker
+            workerTask.withLock { $0 = Task.detached { await worker.run() } }
+        }
         let hub = services.hub
         let store = services.store
         let heartbeat = configuration.heartbeatInterval
@@ -106,8 +121,11 @@ public final class HeraldApplication: Sendable {
         logger.info("herald listening", metadata: ["host": configuration.host, "port": String(port)])
     }
 
-    /// Graceful stop: no new connections, in-flight requests finish, streams end.
+    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.
     public func stop() async {
+        worker.stop()
+        await workerTask.withLock { $0 }?.value
+        await senders.http?.shutdown()
         for task in background.withLock({ tasks in
             defer { tasks = [] }
             return tasks

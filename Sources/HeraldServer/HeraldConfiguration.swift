@@ -18,6 +18,10 @@ public struct HeraldConfiguration: Sendable {
     public var streamRetention: Duration = .seconds(7 * 24 * 3600)
     public var threadPoolSize: Int = 2
     public var logLevel: Logger.Level = .info
+    /// APNs token auth and gateway; `nil` leaves APNs rows failing with `provider_not_configured`.
+    public var apns: APNsSettings?
+    /// Batching, concurrency, lease and retry of the delivery worker.
+    public var pushWorker = PushWorkerSettings()
 
     public init() {}
 }

@@ -39,7 +39,29 @@ enum Help {
           --log-level LEVEL           trace, debug, info, notice, warning, error, critical
                                       [HERALD_LOG_LEVEL] (default info)
 
-        SIGTERM or SIGINT stops accepting, lets in-flight requests finish and exits.
+        Push delivery (APNs is on only when key file, key id, team id and topic are all given):
+          --apns-key-file PATH        .p8 signing key [HERALD_APNS_KEY_FILE]
+          --apns-key-id ID            Key id of the .p8 key [HERALD_APNS_KEY_ID]
+          --apns-team-id ID           Apple developer team id [HERALD_APNS_TEAM_ID]
+          --apns-topic BUNDLE_ID      The app's bundle id, sent as apns-topic [HERALD_APNS_TOPIC]
+          --apns-base-url URL         One gateway for every device [HERALD_APNS_BASE_URL] (default:
+                                      production devices https://api.push.apple.com, development
+                                      devices https://api.sandbox.push.apple.com)
+          --apns-ca-file PATH         PEM certificates to trust instead of the system's, e.g. the
+                                      sandbox's [HERALD_APNS_CA_FILE]
+          --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 64)
+          --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 256)
+          --push-lease SECONDS        How long a claimed row waits before another claim
+                                      [HERALD_PUSH_LEASE] (default 60)
+          --push-retry-base SECONDS   First retry's backoff ceiling, doubling per attempt
+                                      [HERALD_PUSH_RETRY_BASE] (default 1)
+          --push-retry-cap SECONDS    Longest retry wait [HERALD_PUSH_RETRY_CAP] (default 1800)
+          --push-max-attempts N       Attempts before a delivery fails [HERALD_PUSH_MAX_ATTEMPTS]
+                                      (default 8)
+        Rows for a provider that is not configured (FCM and Expo for now, until their clients
+        exist; APNs without settings) end failed with reason provider_not_configured.
+
+        SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
 
         Example:
           HERALD_PORT=9000 herald serve --database sqlite:/var/lib/herald/herald.db

@@ -54,7 +54,9 @@ public struct HeraldCLI: Sendable {
     private func serve(_ raw: [String]) async throws -> Int32 {
         let args = try Arguments(
             raw,
-            valued: ["host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level"],
+            valued: Arguments.pushFlags.union([
+                "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
+            ]),
             environment: environment)
         if args.has("help") {
             out(Help.serve)
@@ -72,6 +74,8 @@ public struct HeraldCLI: Sendable {
             }
             configuration.logLevel = parsed
         }
+        configuration.apns = try args.apnsSettings()
+        configuration.pushWorker = try args.pushWorkerSettings()
         let app = try await HeraldApplication(
             configuration: configuration, logger: Logger(label: "herald", level: configuration.logLevel))
         try app.start()

@@ -26,10 +26,16 @@ final class Metrics: Sendable {
 
     private let state = Mutex(State())
     private let gauges: @Sendable () -> [(name: String, help: String, value: Double)]
+    private let sections: @Sendable () -> String
 
-    /// `gauges` are read at scrape time (open streams, ...).
-    init(gauges: @escaping @Sendable () -> [(name: String, help: String, value: Double)] = { [] }) {
+    /// `gauges` are read at scrape time (open streams, ...); `sections` is more exposition text
+    /// kept elsewhere (the push metrics), appended as it is.
+    init(
+        gauges: @escaping @Sendable () -> [(name: String, help: String, value: Double)] = { [] },
+        sections: @escaping @Sendable () -> String = { "" }
+    ) {
         self.gauges = gauges
+        self.sections = sections
     }
 
     /// Requests answered with a 5xx other than 503 (not ready, shutting down, timed out):
@@ -80,7 +86,7 @@ final class Metrics: Sendable {
             let value = gauge.value.rounded() == gauge.value ? String(Int(gauge.value)) : String(gauge.value)
             out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(value)\n"
         }
-        return out
+        return out + sections()
     }
 
     private static func escape(_ value: String) -> String {

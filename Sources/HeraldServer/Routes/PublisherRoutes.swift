@@ -43,6 +43,7 @@ struct PublisherRoutes {
         case .created(let events, let counts):
             services.hub.publish(events)
             for userID in counts.keys { services.hub.countsChanged(for: userID) }
+            if publish.push?.send == true { services.deliveryWake.wake() }
             let published = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
             return try Response.json(PublishResponse(notifications: published), status: 202)
         case .replayed(let published):

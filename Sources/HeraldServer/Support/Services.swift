@@ -3,13 +3,16 @@ import HeraldHTTP
 import HeraldModel
 import HeraldStore
 
-/// What the route handlers share: the store, the live hub, auth, app config and the clock.
+/// What the route handlers share: the store, the live hub, auth, app config, the delivery
+/// worker's wake signal and the clock.
 struct Services: Sendable {
     let store: any HeraldStore
     let hub: LiveHub
     let auth: Authenticator
     let appConfig: AppConfigState
     let metrics: Metrics
+    /// Wakes the delivery worker after a publish wrote delivery rows.
+    let deliveryWake: WakeSignal
     let now: @Sendable () -> Date
 
     /// Default preferences filled for the current catalog.

@@ -23,6 +23,8 @@ struct TestServer {
         configuration.port = 0
         configuration.databaseURL = "sqlite:" + directory.appendingPathComponent("herald.db").path
         configuration.userTokenSecret = secret
+        // Most suites read delivery rows as the publish wrote them; the push suites turn it on.
+        configuration.pushWorker.isEnabled = false
         configure(&configuration)
         let app = try await HeraldApplication(
             configuration: configuration, logger: Logger(label: "herald-test", level: .warning), now: now)

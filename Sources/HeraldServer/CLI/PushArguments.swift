@@ -1,0 +1,57 @@
+import Foundation
+
+extension Arguments {
+    /// The `serve` flags of push delivery (each with its `HERALD_*` twin).
+    static let pushFlags: Set<String> = [
+        "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
+        "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
+        "push-max-attempts",
+    ]
+
+    /// The APNs settings: `nil` when none is given, a usage error when only some of key file,
+    /// key id, team id and topic are.
+    func apnsSettings() throws -> APNsSettings? {
+        let required = ["apns-key-file", "apns-key-id", "apns-team-id", "apns-topic"]
+        let given = required.compactMap { name in value(name).flatMap { $0.isEmpty ? nil : $0 } }
+        if given.isEmpty {
+            let optional = ["apns-base-url", "apns-ca-file"].filter { value($0) != nil }
+            guard optional.isEmpty else {
+                throw CLIError("--\(optional[0]) needs the APNs key file, key id, team id and topic")
+            }
+            return nil
+        }
+        guard given.count == required.count else {
+            let missing = required.filter { value($0)?.isEmpty ?? true }
+            throw CLIError(
+                "APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic together; missing "
+                    + missing.map { "--\($0)" }.joined(separator: ", "))
+        }
+        return APNsSettings(
+            keyFile: given[0], keyID: given[1], teamID: given[2], topic: given[3], baseURL: value("apns-base-url"),
+            caFile: value("apns-ca-file"))
+    }
+
+    /// The delivery worker's settings, defaults for what is not given.
+    func pushWorkerSettings() throws -> PushWorkerSettings {
+        var settings = PushWorkerSettings()
+        settings.concurrency = try int("push-concurrency", default: settings.concurrency, range: 1...10_000)
+        settings.batchSize = try int("push-batch-size", default: settings.batchSize, range: 1...10_000)
+        settings.lease = try seconds("push-lease", default: settings.lease, range: 1...86_400)
+        settings.retryBase = try seconds("push-retry-base", default: settings.retryBase, range: 0.001...3_600)
+        settings.retryCap = try seconds("push-retry-cap", default: settings.retryCap, range: 0.001...86_400)
+        settings.maxAttempts = try int("push-max-attempts", default: settings.maxAttempts, range: 1...100)
+        guard settings.retryCap >= settings.retryBase else {
+            throw CLIError("--push-retry-cap must be at least --push-retry-base")
+        }
+        return settings
+    }
+
+    /// A number of seconds (fractions allowed) in `range`.
+    private func seconds(_ name: String, default defaultValue: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let raw = value(name) else { return defaultValue }
+        guard let number = Double(raw), range.contains(number) else {
+            throw CLIError("--\(name) must be a number of seconds from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

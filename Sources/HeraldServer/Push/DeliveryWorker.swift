@@ -1,0 +1,130 @@
+import Foundation
+import HeraldHTTP
+import HeraldModel
+import HeraldPush
+import HeraldStore
+import Synchronization
+
+/// Sends due outbox rows: claims them in batches, sends each with bounded concurrency, and
+/// records what came of it through the ``RetryPolicy``.
+///
+/// It wakes when a publish wrote delivery rows and at least every `wakeInterval` (or at the
+/// earliest retry it scheduled, when sooner). ``stop()`` stops claiming and lets the sends in
+/// flight finish; a row it could not finish stays claimed until its lease runs out.
+final class DeliveryWorker: Sendable {
+    /// The reason on rows whose provider has no client configured. Temporary for FCM and Expo,
+    /// until their clients exist.
+    static let providerNotConfigured = "provider_not_configured"
+
+    private let store: any HeraldStore
+    private let senders: PushSenders
+    private let settings: PushWorkerSettings
+    private let policy: RetryPolicy
+    private let metrics: PushMetrics
+    private let signal: WakeSignal
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let stopping = Atomic<Bool>(false)
+    /// The earliest retry this worker scheduled and has not yet looked for.
+    private let nextRetry = Mutex<Date?>(nil)
+
+    init(
+        store: any HeraldStore, senders: PushSenders, settings: PushWorkerSettings, metrics: PushMetrics,
+        signal: WakeSignal, logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.senders = senders
+        self.settings = settings
+        self.policy = RetryPolicy(base: settings.retryBase, cap: settings.retryCap, maxAttempts: settings.maxAttempts)
+        self.metrics = metrics
+        self.signal = signal
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Runs until ``stop()``.
+    func run() async {
+        while !stopping.load(ordering: .acquiring) {
+            let claimed: [ClaimedDelivery]
+            do {
+                claimed = try await store.claimDueDeliveries(
+                    limit: settings.batchSize, now: now(), lease: settings.lease)
+            } catch {
+                logger.warning("claiming deliveries failed", metadata: ["error": "\(error)"])
+                claimed = []
+            }
+            await send(claimed)
+            if claimed.count < settings.batchSize { await signal.wait(timeout: sleepTime()) }
+        }
+    }
+
+    /// Stops claiming and wakes the loop; ``run()`` returns once the sends in flight are recorded.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        signal.wake()
+    }
+
+    /// Until the earliest scheduled retry, at most `wakeInterval`.
+    private func sleepTime() -> Duration {
+        let retry = nextRetry.withLock { next in
+            defer { next = nil }
+            return next
+        }
+        guard let retry else { return settings.wakeInterval }
+        let seconds = max(0, retry.timeIntervalSince(now()))
+        return min(settings.wakeInterval, .milliseconds(Int64(seconds * 1000)))
+    }
+
+    /// Sends `rows`, at most `concurrency` at once.
+    private func send(_ rows: [ClaimedDelivery]) async {
+        await withTaskGroup(of: Void.self) { group in
+            var pending = rows[...]
+            for _ in 0..<min(settings.concurrency, rows.count) {
+                let row = pending.removeFirst()
+                group.addTask { await self.deliver(row) }
+            }
+            while await group.next() != nil, let row = pending.popFirst() {
+                group.addTask { await self.deliver(row) }
+            }
+        }
+    }
+
+    /// Sends one row and records its outcome.
+    private func deliver(_ row: ClaimedDelivery) async {
+        guard let client = senders.apnsClient(provider: row.provider, environment: row.environment) else {
+            await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
+            return
+        }
+        let payload = PushPayload(notification: row.notification, badge: row.badge, options: row.push)
+        let started = ContinuousClock.now
+        let verdict: PushVerdict
+        do {
+            verdict = try await client.send(
+                deviceToken: row.deviceToken, deliveryID: row.id, payload: payload, expiresAt: row.expiresAt,
+                now: now())
+        } catch {
+            return  // cancelled: the lease brings the row back
+        }
+        let elapsed = ContinuousClock.now - started
+        metrics.recordSend(seconds: Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        var random = SystemRandomNumberGenerator()
+        switch policy.decide(verdict, attempt: row.attempts, now: now(), using: &random) {
+        case .sent(let id): await complete(row, .sent(providerMessageID: id), label: "sent")
+        case .failed(let reason): await complete(row, .failed(reason: reason), label: "failed")
+        case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned")
+        case .retry(let at, let reason):
+            nextRetry.withLock { next in next = min(next ?? at, at) }
+            await complete(row, .retry(at: at, reason: reason), label: "retry")
+        }
+    }
+
+    private func complete(_ row: ClaimedDelivery, _ outcome: DeliveryOutcome, label: String) async {
+        do {
+            if try await store.completeDelivery(id: row.id, claimToken: row.claimToken, outcome: outcome, now: now()) {
+                metrics.recordDelivery(provider: row.provider.rawValue, outcome: label)
+            }
+        } catch {
+            logger.warning("recording a delivery failed", metadata: ["id": row.id, "error": "\(error)"])
+        }
+    }
+}

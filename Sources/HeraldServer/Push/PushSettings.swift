@@ -1,0 +1,53 @@
+import Foundation
+
+/// How the server reaches APNs: token auth from a .p8 key, and where to send.
+///
+/// Configured only as a whole (key file, key id, team id and topic); `herald serve` refuses a
+/// partial set at start-up.
+public struct APNsSettings: Sendable, Equatable {
+    /// Path of the .p8 (PKCS#8 PEM, P-256) signing key.
+    public var keyFile: String
+    public var keyID: String
+    public var teamID: String
+    /// The app's bundle id, sent as `apns-topic`.
+    public var topic: String
+    /// One gateway for every device. `nil`: production devices go to `api.push.apple.com`,
+    /// development devices to `api.sandbox.push.apple.com`.
+    public var baseURL: String?
+    /// A PEM file of the certificate authorities to trust instead of the system's (the sandbox's).
+    public var caFile: String?
+
+    public init(
+        keyFile: String, keyID: String, teamID: String, topic: String, baseURL: String? = nil, caFile: String? = nil
+    ) {
+        self.keyFile = keyFile
+        self.keyID = keyID
+        self.teamID = teamID
+        self.topic = topic
+        self.baseURL = baseURL
+        self.caFile = caFile
+    }
+}
+
+/// How the delivery worker claims and retries outbox rows.
+public struct PushWorkerSettings: Sendable, Equatable {
+    /// Whether the worker runs at all. No flag: `herald serve` always runs it; tests that read
+    /// rows as the publish wrote them turn it off.
+    public var isEnabled = true
+    /// Sends in flight at once.
+    public var concurrency: Int = 64
+    /// Rows claimed per batch.
+    public var batchSize: Int = 256
+    /// How long a claimed row stays with this worker before another may claim it again.
+    public var lease: TimeInterval = 60
+    /// Backoff ceiling of the first retry, in seconds; doubles per attempt.
+    public var retryBase: TimeInterval = 1
+    /// Longest wait before a retry, in seconds.
+    public var retryCap: TimeInterval = 30 * 60
+    /// Attempts in all, the first included.
+    public var maxAttempts: Int = 8
+    /// Longest sleep between looks at the outbox (retries and deferred rows come due on their own).
+    public var wakeInterval: Duration = .seconds(1)
+
+    public init() {}
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HeraldModel
+import HeraldSandbox
+import Testing
+
+/// The delivery worker against the APNs look-alike over TLS, end to end through the HTTP API.
+@Suite("Delivery worker against the APNs sandbox", .serialized)
+struct DeliveryWorkerTests {
+    @Test("a push is sent: the sandbox accepted exactly its payload with apns-id = the delivery id")
+    func sent() async throws {
+        let fixture = try await PushFixture.start()
+        do {
+            let token = PushFixture.deviceToken()
+            try await fixture.register(token, for: "alice")
+            let id = try await fixture.publish(to: "alice")
+            let items = try await fixture.settledDeliveries(of: id)
+            #expect(items.map(\.status) == ["sent"] && items.map(\.attempts) == [1])
+            let accepted = fixture.sandbox.accepted(for: token)
+            #expect(accepted.map(\.apnsID) == items.map(\.id))
+            let push = try #require(accepted.first)
+            #expect(push.topic == fixture.credentials.bundleID && push.pushType == "alert" && push.priority == 10)
+            let payload = push.payloadObject
+            let aps = payload["aps"] as? [String: Any]
+            let alert = aps?["alert"] as? [String: Any]
+            #expect(alert?["title"] as? String == "Your order shipped" && alert?["body"] as? String == "Arrives Friday")
+            #expect(aps?["badge"] as? Int == 1 && aps?["sound"] as? String == PushOptions.defaultSound)
+            #expect(payload["notificationId"] as? String == id && payload["type"] as? String == "order.shipped")
+            let metrics = try await fixture.server.get("/metrics").text
+            #expect(metrics.contains(#"herald_push_deliveries_total{provider="apns",outcome="sent"} 1"#))
+            #expect(metrics.contains("herald_push_send_duration_seconds_count 1"))
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    @Test("a token APNs calls unregistered: failed with the reason, and the device deactivated")
+    func unregistered() async throws {
+        let fixture = try await PushFixture.start()
+        do {
+            let token = PushFixture.deviceToken()
+            fixture.sandbox.setFault(.unregistered, for: token)
+            try await fixture.register(token, for: "bob")
+            let id = try await fixture.publish(to: "bob")
+            let items = try await fixture.settledDeliveries(of: id)
+            #expect(items.map(\.status) == ["failed"])
+            #expect(items.first?.reason?.contains("Unregistered") == true, "\(items)")
+            let devices = try await fixture.server.get("/v1/users/bob/devices", token: fixture.apiKey).object
+            let listed = devices["items"] as? [[String: Any]] ?? []
+            #expect(listed.map { $0["active"] as? Bool } == [false], "\(listed)")
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    @Test("a 503 once is retried, then sent on the second attempt")
+    func retriedThenSent() async throws {
+        let fixture = try await PushFixture.start()
+        do {
+            let token = PushFixture.deviceToken()
+            fixture.sandbox.setFault(.serviceUnavailable, for: token, times: 1)
+            try await fixture.register(token, for: "carol")
+            let id = try await fixture.publish(to: "carol")
+            let items = try await fixture.settledDeliveries(of: id)
+            #expect(items.map(\.status) == ["sent"] && items.map(\.attempts) == [2], "\(items)")
+            #expect(fixture.sandbox.accepted(for: token).map(\.apnsID) == items.map(\.id))
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    @Test("an FCM device fails with provider_not_configured (no FCM client yet)")
+    func providerNotConfigured() async throws {
+        let fixture = try await PushFixture.start()
+        do {
+            try await fixture.register(
+                "fcm-token-for-the-pixel-98765432", provider: .fcm, platform: .android, for: "dan")
+            let id = try await fixture.publish(to: "dan")
+            let items = try await fixture.settledDeliveries(of: id)
+            #expect(items.map(\.status) == ["failed"] && items.map(\.reason) == ["provider_not_configured"])
+            #expect(fixture.sandbox.accepted.isEmpty)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HeraldModel
+import HeraldSandbox
+import HeraldServer
+import Testing
+
+/// The APNs look-alike over TLS on a loopback port, and a server whose delivery worker sends to
+/// it (one provider token for the app, as the sandbox's `TooManyProviderTokenUpdates` wants).
+struct PushFixture {
+    let sandbox: APNsSandbox
+    let gateway: HTTP2Server
+    let server: TestServer
+    let credentials: SandboxCredentials
+    let apiKey: String
+
+    /// A fresh sandbox and server; retries wait at most `retryBase` seconds.
+    static func start(retryBase: TimeInterval = 0.01) async throws -> PushFixture {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("herald-push-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let credentials = try SandboxCredentials.loadOrCreate(in: directory.path)
+        let sandbox = try APNsSandbox(credentials: credentials)
+        let gateway = try HTTP2Server.start(
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: sandbox.respond)
+        let server = try await TestServer.start(configure: { configuration in
+            configuration.apns = APNsSettings(
+                keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID,
+                topic: credentials.bundleID, baseURL: "https://127.0.0.1:\(gateway.port)",
+                caFile: credentials.tls.certificatePath)
+            configuration.pushWorker.isEnabled = true
+            configuration.pushWorker.retryBase = retryBase
+            configuration.pushWorker.retryCap = retryBase
+        })
+        return PushFixture(
+            sandbox: sandbox, gateway: gateway, server: server, credentials: credentials,
+            apiKey: try await server.apiKey())
+    }
+
+    /// Stops both (the server unless `serverStopped`); no request may have been answered with a 5xx.
+    func stop(serverStopped: Bool = false) async {
+        #expect(server.app.serverErrorCount == 0, "a request was answered with a 5xx")
+        if serverStopped {
+            try? FileManager.default.removeItem(at: server.directory)
+        } else {
+            await server.stop()
+        }
+        await gateway.stop()
+        try? FileManager.default.removeItem(atPath: credentials.directory)
+    }
+
+    /// Registers `token` for `user` through the HTTP API.
+    func register(_ token: String, provider: PushProvider = .apns, platform: DevicePlatform = .ios, for user: String)
+        async throws
+    {
+        let registration = DeviceRegistration(token: token, provider: provider, platform: platform)
+        let response = try await server.send(
+            "POST", "/v1/me/devices", body: registration, token: try server.token(user))
+        try #require(response.status == 200, "\(response.text)")
+    }
+
+    /// Publishes one notification with `push.send` to `user`; answers its id.
+    func publish(to user: String) async throws -> String {
+        let ids = try await server.publish(
+            to: [user], title: "Your order shipped", body: "Arrives Friday", extra: #","push":{"send":true}"#,
+            key: apiKey)
+        return try #require(ids.first)
+    }
+
+    /// The deliveries of `notificationID` once none is queued or sending, polling the route
+    /// until `deadline` runs out.
+    func settledDeliveries(of notificationID: String, deadline: Duration = .seconds(10)) async throws
+        -> [DeliveryTests.Answer.Item]
+    {
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        while true {
+            let response = try await server.get("/v1/notifications/\(notificationID)/deliveries", token: apiKey)
+            try #require(response.status == 200, "\(response.text)")
+            let items = try response.decode(DeliveryTests.Answer.self).items
+            if items.allSatisfy({ !["queued", "sending"].contains($0.status) }) || clock.now >= end {
+                return items
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// A fresh 64-hex-digit APNs device token.
+    static func deviceToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+}
