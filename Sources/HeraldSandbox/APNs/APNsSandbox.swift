@@ -69,9 +69,12 @@ public final class APNsSandbox: Sendable {
             state.record(notification)
             state.statusCounts[200, default: 0] += 1
         }
+        // A push whose answer never left (its connection dropped meanwhile) was not accepted:
+        // the provider cannot know, and sends it again.
         return HTTP2Response(
             status: 200,
-            headers: [HTTP2Header("apns-id", notification.apnsID), HTTP2Header("apns-unique-id", RandomUUID.make())])
+            headers: [HTTP2Header("apns-id", notification.apnsID), HTTP2Header("apns-unique-id", RandomUUID.make())],
+            whenUnanswered: { [self] in state.withLock { $0.forget(notification) } })
     }
 
     private func refuse(

@@ -22,6 +22,14 @@ struct APNsSandboxState {
         accepted.append(notification)
     }
 
+    /// Takes back `notification`, recorded and counted as a 200 but never answered (the latest
+    /// such record).
+    mutating func forget(_ notification: APNsNotification) {
+        if let index = accepted.lastIndex(of: notification) { accepted.remove(at: index) }
+        let answered = statusCounts[200, default: 0] - 1
+        statusCounts[200] = answered > 0 ? answered : nil
+    }
+
     /// The fault for `token` on this request, counting it down.
     mutating func takeFault(for token: String) -> FaultRule? {
         guard var rule = faults[token] else { return nil }

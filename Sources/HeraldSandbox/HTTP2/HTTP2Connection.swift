@@ -194,9 +194,13 @@ final class HTTP2Connection {
 
     // MARK: Answers
 
-    /// Submits the handler's answer, unless the client reset the stream meanwhile.
+    /// Submits the handler's answer, unless the client reset the stream meanwhile (then tells
+    /// the response it went unanswered).
     func respond(streamID: Int32, with response: HTTP2Response) {
-        guard let stream = streams[streamID], !isFinished else { return }
+        guard let stream = streams[streamID], !isFinished else {
+            response.whenUnanswered?()
+            return
+        }
         if response.dropsConnection {
             resetOnClose()
             return
@@ -207,6 +211,7 @@ final class HTTP2Connection {
             try session.submitResponse(streamID: streamID, fields: fields, hasBody: !response.body.isEmpty)
         } catch {
             isFinished = true
+            response.whenUnanswered?()
             return
         }
         flush()

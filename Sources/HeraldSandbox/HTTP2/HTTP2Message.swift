@@ -49,13 +49,19 @@ public struct HTTP2Response: Sendable {
     public var status: Int
     public var headers: [HTTP2Header]
     public var body: [UInt8]
+    /// Called on the connection's loop thread when this answer cannot be sent because its
+    /// stream or connection ended while the handler ran (the client never got it).
+    public var whenUnanswered: (@Sendable () -> Void)?
     /// Set only by ``dropConnection``.
     let dropsConnection: Bool
 
-    public init(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) {
+    public init(
+        status: Int, headers: [HTTP2Header] = [], body: [UInt8] = [], whenUnanswered: (@Sendable () -> Void)? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.whenUnanswered = whenUnanswered
         self.dropsConnection = false
     }
 
@@ -67,6 +73,7 @@ public struct HTTP2Response: Sendable {
         self.status = 0
         self.headers = []
         self.body = []
+        self.whenUnanswered = nil
         self.dropsConnection = true
     }
 }

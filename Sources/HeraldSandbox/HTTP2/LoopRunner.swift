@@ -74,7 +74,10 @@ final class LoopRunner {
     }
 
     func respond(connectionID: UInt64, streamID: Int32, _ response: HTTP2Response) {
-        guard let connection = connections[connectionID] else { return }
+        guard let connection = connections[connectionID] else {
+            response.whenUnanswered?()
+            return
+        }
         connection.respond(streamID: streamID, with: response)
         settle(connection)
     }

@@ -29,6 +29,18 @@ struct APNsSandboxTests {
         #expect(fixture.sandbox.statusCounts == [200: 1])
     }
 
+    @Test("a push whose answer never left (its connection ended) is taken back: not accepted, no 200")
+    func unansweredTakenBack() async throws {
+        let fixture = try APNsFixture()
+        _ = await fixture.sandbox.respond(
+            to: fixture.request(headers: ["apns-id": "7f2b1c4e-9a8d-4e6f-b1a2-3c4d5e6f7a8b"]))
+        let unanswered = await fixture.sandbox.respond(to: fixture.request())
+        let whenUnanswered = try #require(unanswered.whenUnanswered)
+        whenUnanswered()
+        #expect(fixture.sandbox.accepted.map(\.apnsID) == ["7f2b1c4e-9a8d-4e6f-b1a2-3c4d5e6f7a8b"])
+        #expect(fixture.sandbox.statusCounts == [200: 1])
+    }
+
     @Test("without apns-id the sandbox makes a lowercase UUID")
     func generatedID() async throws {
         let fixture = try APNsFixture()

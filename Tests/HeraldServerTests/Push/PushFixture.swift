@@ -13,8 +13,11 @@ struct PushFixture {
     let credentials: SandboxCredentials
     let apiKey: String
 
-    /// A fresh sandbox and server; retries wait at most `retryBase` seconds.
-    static func start(retryBase: TimeInterval = 0.01) async throws -> PushFixture {
+    /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
+    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`.
+    static func start(
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8
+    ) async throws -> PushFixture {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-push-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -29,7 +32,8 @@ struct PushFixture {
                 caFile: credentials.tls.certificatePath)
             configuration.pushWorker.isEnabled = true
             configuration.pushWorker.retryBase = retryBase
-            configuration.pushWorker.retryCap = retryBase
+            configuration.pushWorker.retryCap = retryCap ?? retryBase
+            configuration.pushWorker.maxAttempts = maxAttempts
         })
         return PushFixture(
             sandbox: sandbox, gateway: gateway, server: server, credentials: credentials,
@@ -58,10 +62,12 @@ struct PushFixture {
         try #require(response.status == 200, "\(response.text)")
     }
 
-    /// Publishes one notification with `push.send` to `user`; answers its id.
-    func publish(to user: String) async throws -> String {
+    /// Publishes one notification with `push.send` (and the other `push` fields of `push`, a JSON
+    /// fragment starting with a comma) to `user`; answers its id.
+    func publish(to user: String, push: String = "") async throws -> String {
         let ids = try await server.publish(
-            to: [user], title: "Your order shipped", body: "Arrives Friday", extra: #","push":{"send":true}"#,
+            to: [user], title: "Your order shipped", body: "Arrives Friday",
+            extra: #","push":{"send":true"# + push + "}",
             key: apiKey)
         return try #require(ids.first)
     }
@@ -71,15 +77,24 @@ struct PushFixture {
     func settledDeliveries(of notificationID: String, deadline: Duration = .seconds(10)) async throws
         -> [DeliveryTests.Answer.Item]
     {
+        try await deliveries(of: notificationID, deadline: deadline) { items in
+            items.allSatisfy { !["queued", "sending"].contains($0.status) }
+        }
+    }
+
+    /// The deliveries of `notificationID` once `condition` holds for them, polling the route
+    /// until `deadline` runs out (then the last answer, whatever it is).
+    func deliveries(
+        of notificationID: String, deadline: Duration = .seconds(10),
+        until condition: ([DeliveryTests.Answer.Item]) -> Bool
+    ) async throws -> [DeliveryTests.Answer.Item] {
         let clock = ContinuousClock()
         let end = clock.now + deadline
         while true {
             let response = try await server.get("/v1/notifications/\(notificationID)/deliveries", token: apiKey)
             try #require(response.status == 200, "\(response.text)")
             let items = try response.decode(DeliveryTests.Answer.self).items
-            if items.allSatisfy({ !["queued", "sending"].contains($0.status) }) || clock.now >= end {
-                return items
-            }
+            if condition(items) || clock.now >= end { return items }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
