@@ -31,10 +31,11 @@ let package = Package(
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
         // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
         .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
-        // The application: routes, auth, live hub, metrics, the delivery worker (Push/).
+        // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
+        // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
             name: "HeraldServer",
-            dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush"]),
+            dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush", "HeraldSandbox"]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
         // the APNs look-alike on it (APNs/), its key material (Credentials/).
         .target(name: "HeraldSandbox", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto"]),

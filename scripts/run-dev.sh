@@ -1,30 +1,55 @@
 #!/usr/bin/env bash
-# `make run`: starts `herald serve` on 127.0.0.1:8080 with ./herald.db and prints a
-# development API key, a user token and curl lines to try.
+# `make run`: starts the push provider sandbox (`herald sandbox`) in the background and
+# `herald serve` on 127.0.0.1:8080 with ./herald.db, sending APNs pushes to the sandbox through
+# its herald.env. Prints a development API key, a user token and curl lines to try. The
+# sandbox stops when the server does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HERALD="$(swift build -c release --show-bin-path)/herald"
 DATABASE="${HERALD_DATABASE_URL:-sqlite:./herald.db}"
 PORT="${HERALD_PORT:-8080}"
+SANDBOX_DIR="${HERALD_SANDBOX_STATE_DIR:-./.herald-sandbox}"
+SANDBOX_PORT="${HERALD_SANDBOX_PORT:-8090}"
+
+# The sandbox writes herald.env on each start; an old one must not be mistaken for its start.
+rm -f "$SANDBOX_DIR/herald.env"
+"$HERALD" sandbox --port "$SANDBOX_PORT" --state-dir "$SANDBOX_DIR" &
+SANDBOX_PID=$!
+trap 'kill -TERM "$SANDBOX_PID" 2>/dev/null || true; wait "$SANDBOX_PID" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    [ -f "$SANDBOX_DIR/herald.env" ] && break
+    kill -0 "$SANDBOX_PID" 2>/dev/null || { echo "herald sandbox did not start" >&2; exit 1; }
+    sleep 0.1
+done
+[ -f "$SANDBOX_DIR/herald.env" ] || { echo "herald sandbox wrote no $SANDBOX_DIR/herald.env" >&2; exit 1; }
+set -a
+# shellcheck disable=SC1091
+. "$SANDBOX_DIR/herald.env"
+set +a
 
 "$HERALD" migrate --database "$DATABASE" >/dev/null
 KEY=$("$HERALD" keys create --name development --database "$DATABASE" | tail -n 1)
 TOKEN=$("$HERALD" token --user dev-user --database "$DATABASE" | tail -n 1)
+DEVICE=$(printf 'de%.0s' $(seq 32))
 
 cat <<MSG
 
   Herald on http://127.0.0.1:$PORT  (database $DATABASE)
+  APNs sandbox on $HERALD_APNS_BASE_URL  (state in $SANDBOX_DIR; pushes go there)
 
   Publisher API key:  $KEY
   User token (dev-user, 24 h):
     $TOKEN
 
   Try:
-    curl -s -X POST http://127.0.0.1:$PORT/v1/notifications \\
-      -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
-      -d '{"recipients":["dev-user"],"type":"order.shipped","title":"Your order shipped","body":"Arrives Friday","data":{"orderId":"42"}}'
+    curl -s -X POST http://127.0.0.1:$PORT/v1/me/devices \\
+      -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+      -d '{"token":"$DEVICE","provider":"apns","platform":"ios"}'
+    "$HERALD" send --url http://127.0.0.1:$PORT --api-key $KEY \\
+      --user dev-user --type order.shipped --title "Your order shipped" --body "Arrives Friday"
+    curl -s --cacert "$HERALD_APNS_CA_FILE" $HERALD_APNS_BASE_URL/admin/apns/accepted
     curl -s http://127.0.0.1:$PORT/v1/me/notifications -H "Authorization: Bearer $TOKEN"
     curl -sN http://127.0.0.1:$PORT/v1/me/stream -H "Authorization: Bearer $TOKEN"
 
 MSG
-exec "$HERALD" serve --port "$PORT" --database "$DATABASE"
+"$HERALD" serve --port "$PORT" --database "$DATABASE"

@@ -11,9 +11,10 @@ import Synchronization
 public enum SignalHandling {
     /// Resolves with the signal number on the first SIGTERM or SIGINT. Both signals are
     /// ignored by default handling from the first call on, so the process stays alive to
-    /// shut down gracefully.
-    public static func waitForTermination() async -> Int32 {
-        await waitForSignal([SIGTERM, SIGINT])
+    /// shut down gracefully. `ready` runs once both are registered: a start-up line printed
+    /// there promises that a signal sent after it is handled.
+    public static func waitForTermination(ready: @escaping @Sendable () -> Void = {}) async -> Int32 {
+        await waitForSignal([SIGTERM, SIGINT], ready: ready)
     }
 
     /// Resolves on the first of `signals`; `ready` runs once every source is registered

@@ -29,7 +29,7 @@ public enum HeraldExecutable {
     }
 }
 
-/// One running `herald serve`: its port, its exit, and everything it wrote to stderr.
+/// One running `herald serve` (or `herald sandbox`): its port, its exit, and everything it wrote to stderr.
 public final class HeraldProcess: Sendable {
     public let port: Int
     private let child: ChildProcess
@@ -47,18 +47,27 @@ public final class HeraldProcess: Sendable {
         self.log = Mutex(log)
     }
 
-    /// Starts `herald serve` on `port` (0: a free one) and waits for its start-up line. A server
-    /// that does not start within `deadline` is killed and the start fails.
+    /// Starts `herald serve` on `port` (0: a free one) with `extraArguments` and waits for its
+    /// start-up line. A server that does not start within `deadline` is killed and the start fails.
     public static func start(
-        database: String, secret: String, port: Int = 0, deadline: Duration = .seconds(20)
+        database: String, secret: String, port: Int = 0, extraArguments: [String] = [],
+        deadline: Duration = .seconds(20)
+    ) async throws -> HeraldProcess {
+        try await launch(
+            ["serve", "--port", String(port), "--database", database, "--user-token-secret", secret]
+                + extraArguments,
+            startupLine: "herald listening", deadline: deadline)
+    }
+
+    /// Starts `herald` with `arguments` and waits for the stderr line containing `startupLine`,
+    /// which names the bound port as `port=N` (`herald sandbox` prints `herald sandbox listening`).
+    public static func launch(
+        _ arguments: [String], startupLine: String, deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
         guard FileManager.default.isExecutableFile(atPath: HeraldExecutable.url.path) else {
             throw HeraldProcessError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
         }
-        let child = try ChildProcess.spawn(
-            HeraldExecutable.url.path,
-            ["serve", "--port", String(port), "--database", database, "--user-token-secret", secret],
-            captureOutput: false)
+        let child = try ChildProcess.spawn(HeraldExecutable.url.path, arguments, captureOutput: false)
         guard let errors = child.standardError else { throw HeraldProcessError.startFailed("no stderr pipe") }
         let watchdog = Task {
             try await Task.sleep(for: deadline)
@@ -68,7 +77,7 @@ public final class HeraldProcess: Sendable {
         let startup: String = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var seen = ""
-                while !seen.contains("herald listening") {
+                while !seen.contains(startupLine) {
                     let chunk = errors.availableData
                     if chunk.isEmpty { break }
                     seen += String(decoding: chunk, as: UTF8.self)
@@ -78,7 +87,7 @@ public final class HeraldProcess: Sendable {
         }
         watchdog.cancel()
         guard
-            let line = startup.split(separator: "\n").first(where: { $0.contains("herald listening") }),
+            let line = startup.split(separator: "\n").first(where: { $0.contains(startupLine) }),
             let bound = line.split(separator: " ").first(where: { $0.hasPrefix("port=") }).flatMap({
                 Int($0.dropFirst(5))
             })

@@ -14,6 +14,7 @@ enum Help {
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           bench         Seed data and mint tokens for scripts/bench-inbox.sh.
+          sandbox       Run the local push provider sandbox (APNs look-alike) for development.
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
         Flags win over the environment. Run `herald <command> --help` for a command's options.
@@ -113,6 +114,42 @@ extension Help {
 
         `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
         1,000 per transaction. `tokens` writes one user token per line for those users.
+        """
+}
+
+extension Help {
+    static let sandbox = """
+        Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
+
+        Runs the local push provider sandbox: an APNs look-alike over TLS (HTTP/2) that checks
+        provider tokens, headers and payloads as strictly as Apple's servers and records what it
+        accepts. FCM and Expo look-alikes come later.
+
+        Options (environment twin in brackets):
+          --host HOST        Address to listen on (default 127.0.0.1)
+          --port PORT        Port, 0 picks a free one [HERALD_SANDBOX_PORT] (default 8090)
+          --state-dir DIR    Where the key material is kept and reused [HERALD_SANDBOX_STATE_DIR]
+                             (default ./.herald-sandbox)
+
+        On first start DIR gets the APNs .p8 key (AuthKey_<KEYID>.p8) with its ids (apns.json)
+        and a self-signed TLS certificate (sandbox-cert.pem, sandbox-key.pem). Every start
+        writes DIR/herald.env: the HERALD_APNS_* settings (absolute paths) that point
+        `herald serve` at this sandbox. It logs `herald sandbox listening ... port=N env=PATH`.
+
+        Admin endpoints (same port, TLS; trust DIR/sandbox-cert.pem):
+          GET    /admin/apns/accepted  The accepted notifications, oldest first, and counts per status
+          POST   /admin/apns/faults    {"deviceToken", "fault", "retryAfter"?, "delayMilliseconds"?,
+                                       "times"?}; fault is unregistered, badDeviceToken,
+                                       tooManyRequests, serviceUnavailable, delay, dropConnection
+                                       or none (clears that token's fault)
+          DELETE /admin/apns/faults    Clears every fault
+
+        SIGTERM or SIGINT sends GOAWAY, lets streams in progress finish and exits 0.
+
+        Examples:
+          herald sandbox --state-dir ./.herald-sandbox &
+          set -a; . ./.herald-sandbox/herald.env; set +a; herald serve
+          curl -s --cacert ./.herald-sandbox/sandbox-cert.pem https://127.0.0.1:8090/admin/apns/accepted
         """
 }
 
