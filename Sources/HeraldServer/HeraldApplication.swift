@@ -118,7 +118,6 @@ public final class HeraldApplication: Sendable {
                     }
                 })
         }
-        logger.info("herald listening", metadata: ["host": configuration.host, "port": String(port)])
     }
 
     /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.

@@ -78,10 +78,12 @@ public struct HeraldCLI: Sendable {
         }
         configuration.apns = try args.apnsSettings()
         configuration.pushWorker = try args.pushWorkerSettings()
-        let app = try await HeraldApplication(
-            configuration: configuration, logger: Logger(label: "herald", level: configuration.logLevel))
+        let logger = Logger(label: "herald", level: configuration.logLevel)
+        let app = try await HeraldApplication(configuration: configuration, logger: logger)
         try app.start()
-        let signal = await SignalHandling.waitForTermination()
+        // Announced once SIGTERM and SIGINT are handled, so a signal sent on seeing the line drains.
+        let listening = ["host": configuration.host, "port": String(app.port)]
+        let signal = await SignalHandling.waitForTermination { logger.info("herald listening", metadata: listening) }
         err("herald: received signal \(signal), draining")
         await app.stop()
         return 0
