@@ -10,8 +10,7 @@ import Testing
 struct DeliveryOutcomeTests {
     @Test("a 429 with Retry-After: 1 is retried no earlier than a second later, then sent")
     func retryAfterHonoured() async throws {
-        let fixture = try await PushFixture.start(retryCap: 5)
-        do {
+        try await PushFixture.run(retryCap: 5) { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.tooManyRequests(retryAfter: 1), for: token, times: 1)
             try await fixture.register(token, for: "erin")
@@ -35,17 +34,12 @@ struct DeliveryOutcomeTests {
             #expect(items.map(\.status) == ["sent"] && items.map(\.attempts) == [2], "\(items)")
             let accepted = try #require(fixture.sandbox.accepted(for: token).first)
             #expect(accepted.receivedAt.timeIntervalSince(published) >= 1, "sent before Retry-After ran out")
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("a 503 on every attempt fails after maxAttempts with the last reason")
     func failedAfterAttemptLimit() async throws {
-        let fixture = try await PushFixture.start(maxAttempts: 3)
-        do {
+        try await PushFixture.run(maxAttempts: 3) { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.serviceUnavailable, for: token)
             try await fixture.register(token, for: "frank")
@@ -55,17 +49,12 @@ struct DeliveryOutcomeTests {
             #expect(items.first?.reason?.contains("ServiceUnavailable") == true, "\(items)")
             #expect(fixture.sandbox.statusCounts[503] == 3)
             #expect(fixture.sandbox.accepted.isEmpty)
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("a token APNs calls BadDeviceToken (400): failed with the reason, and the device deactivated")
     func badDeviceTokenPrunes() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.badDeviceToken, for: token)
             try await fixture.register(token, for: "grace")
@@ -73,20 +62,13 @@ struct DeliveryOutcomeTests {
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"] && items.map(\.attempts) == [1], "\(items)")
             #expect(items.first?.reason?.contains("BadDeviceToken") == true, "\(items)")
-            let devices = try await fixture.server.get("/v1/users/grace/devices", token: fixture.apiKey).object
-            let listed = devices["items"] as? [[String: Any]] ?? []
-            #expect(listed.map { $0["active"] as? Bool } == [false], "\(listed)")
-        } catch {
-            await fixture.stop()
-            throw error
+            #expect(try await fixture.deviceActiveFlags(of: "grace") == [false])
         }
-        await fixture.stop()
     }
 
     @Test("a push whose TTL runs out while it waits for its retry ends expired, never sent")
     func expiredTTL() async throws {
-        let fixture = try await PushFixture.start(retryCap: 5)
-        do {
+        try await PushFixture.run(retryCap: 5) { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.tooManyRequests(retryAfter: 3), for: token, times: 1)
             try await fixture.register(token, for: "heidi")
@@ -96,17 +78,12 @@ struct DeliveryOutcomeTests {
             }
             #expect(items.map(\.status) == ["expired"], "\(items)")
             #expect(fixture.sandbox.accepted(for: token).isEmpty)
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("quiet hours covering now defer the row to their end; nothing is sent")
     func deferredByQuietHours() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let token = PushFixture.deviceToken()
             try await fixture.register(token, for: "ivan")
             var calendar = Calendar(identifier: .gregorian)
@@ -131,17 +108,12 @@ struct DeliveryOutcomeTests {
             #expect(items.first?.nextAttemptAt == expectedEnd, "\(items), expected \(expectedEnd)")
             try await Task.sleep(for: .milliseconds(200))
             #expect(fixture.sandbox.accepted.isEmpty)
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("fifty sends carry one and the same ES256 provider token")
     func oneProviderToken() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let tokens = (0..<50).map { _ in PushFixture.deviceToken() }
             for token in tokens { try await fixture.register(token, for: "judy") }
             let id = try await fixture.publish(to: "judy")
@@ -153,11 +125,7 @@ struct DeliveryOutcomeTests {
             #expect(bearers.count == 1, "\(bearers)")
             let bearer = try #require(bearers.first ?? nil)
             #expect(bearer.hasPrefix("bearer ") && bearer.split(separator: ".").count == 3, "\(bearer)")
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     /// How a test cuts the sandbox's connections while sends are in flight, losing the streams
@@ -179,8 +147,7 @@ struct DeliveryOutcomeTests {
         "connections cut mid-batch lose nothing: every delivery sent, accepted exactly once",
         arguments: Cut.allCases)
     func cutMidBatchLosesNothing(_ cut: Cut) async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let tokens = (0..<100).map { _ in PushFixture.deviceToken() }
             for token in tokens {
                 // Only the first request of each token waits: the ones the cut catches in flight.
@@ -199,10 +166,6 @@ struct DeliveryOutcomeTests {
             let acceptedIDs = fixture.sandbox.accepted.map(\.apnsID)
             #expect(acceptedIDs.count == Set(acceptedIDs).count, "a delivery was accepted twice")
             #expect(Set(acceptedIDs) == Set(items.map(\.id)), "a delivery is missing from the sandbox")
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 }

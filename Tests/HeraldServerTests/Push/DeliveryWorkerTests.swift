@@ -8,8 +8,7 @@ import Testing
 struct DeliveryWorkerTests {
     @Test("a push is sent: the sandbox accepted exactly its payload with apns-id = the delivery id")
     func sent() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let token = PushFixture.deviceToken()
             try await fixture.register(token, for: "alice")
             let id = try await fixture.publish(to: "alice")
@@ -28,17 +27,12 @@ struct DeliveryWorkerTests {
             let metrics = try await fixture.server.get("/metrics").text
             #expect(metrics.contains(#"herald_push_deliveries_total{provider="apns",outcome="sent"} 1"#))
             #expect(metrics.contains("herald_push_send_duration_seconds_count 1"))
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("a token APNs calls unregistered: failed with the reason, and the device deactivated")
     func unregistered() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.unregistered, for: token)
             try await fixture.register(token, for: "bob")
@@ -46,20 +40,13 @@ struct DeliveryWorkerTests {
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"])
             #expect(items.first?.reason?.contains("Unregistered") == true, "\(items)")
-            let devices = try await fixture.server.get("/v1/users/bob/devices", token: fixture.apiKey).object
-            let listed = devices["items"] as? [[String: Any]] ?? []
-            #expect(listed.map { $0["active"] as? Bool } == [false], "\(listed)")
-        } catch {
-            await fixture.stop()
-            throw error
+            #expect(try await fixture.deviceActiveFlags(of: "bob") == [false])
         }
-        await fixture.stop()
     }
 
     @Test("a 503 once is retried, then sent on the second attempt")
     func retriedThenSent() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             let token = PushFixture.deviceToken()
             fixture.sandbox.setFault(.serviceUnavailable, for: token, times: 1)
             try await fixture.register(token, for: "carol")
@@ -67,27 +54,18 @@ struct DeliveryWorkerTests {
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["sent"] && items.map(\.attempts) == [2], "\(items)")
             #expect(fixture.sandbox.accepted(for: token).map(\.apnsID) == items.map(\.id))
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test("an FCM device fails with provider_not_configured (no FCM client yet)")
     func providerNotConfigured() async throws {
-        let fixture = try await PushFixture.start()
-        do {
+        try await PushFixture.run { fixture in
             try await fixture.register(
                 "fcm-token-for-the-pixel-98765432", provider: .fcm, platform: .android, for: "dan")
             let id = try await fixture.publish(to: "dan")
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"] && items.map(\.reason) == ["provider_not_configured"])
             #expect(fixture.sandbox.accepted.isEmpty)
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 }

@@ -40,6 +40,29 @@ struct PushFixture {
             apiKey: try await server.apiKey())
     }
 
+    /// Runs `body` against a fresh fixture (see ``start(retryBase:retryCap:maxAttempts:)``) and
+    /// stops it afterwards, also when `body` throws.
+    static func run(
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8,
+        _ body: (PushFixture) async throws -> Void
+    ) async throws {
+        let fixture = try await start(retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts)
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    /// The `active` flag of each of `user`'s devices, as the publisher device list shows them.
+    func deviceActiveFlags(of user: String) async throws -> [Bool?] {
+        let devices = try await server.get("/v1/users/\(user)/devices", token: apiKey).object
+        let listed = devices["items"] as? [[String: Any]] ?? []
+        return listed.map { $0["active"] as? Bool }
+    }
+
     /// Stops both (the server unless `serverStopped`); no request may have been answered with a 5xx.
     func stop(serverStopped: Bool = false) async {
         #expect(server.app.serverErrorCount == 0, "a request was answered with a 5xx")
