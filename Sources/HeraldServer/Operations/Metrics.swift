@@ -13,15 +13,9 @@ final class Metrics: Sendable {
         var status: Int
     }
 
-    private struct Histogram {
-        var buckets = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
-        var count: UInt64 = 0
-        var sum: Double = 0
-    }
-
     private struct State {
         var requests: [RequestKey: UInt64] = [:]
-        var latency: [String: Histogram] = [:]
+        var latency: [String: LatencyHistogram] = [:]
     }
 
     private let state = Mutex(State())
@@ -47,14 +41,9 @@ final class Metrics: Sendable {
     }
 
     func record(method: String, route: String, status: Int, seconds: Double) {
-        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
         state.withLock { state in
             state.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
-            var histogram = state.latency[route] ?? Histogram()
-            if let bucket { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latency[route] = histogram
+            state.latency[route, default: LatencyHistogram(bounds: Self.latencyBuckets)].record(seconds)
         }
     }
 
@@ -72,15 +61,8 @@ final class Metrics: Sendable {
         out += "# HELP herald_http_request_duration_seconds HTTP request latency by route.\n"
         out += "# TYPE herald_http_request_duration_seconds histogram\n"
         for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
-            let label = Self.escape(route)
-            var cumulative: UInt64 = 0
-            for (index, bound) in Self.latencyBuckets.enumerated() {
-                cumulative += histogram.buckets[index]
-                out += "herald_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"\(bound)\"} \(cumulative)\n"
-            }
-            out += "herald_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"+Inf\"} \(histogram.count)\n"
-            out += "herald_http_request_duration_seconds_sum{route=\"\(label)\"} \(histogram.sum)\n"
-            out += "herald_http_request_duration_seconds_count{route=\"\(label)\"} \(histogram.count)\n"
+            out += histogram.exposition(
+                name: "herald_http_request_duration_seconds", label: "route=\"\(Self.escape(route))\"")
         }
         for gauge in gauges() {
             let value = gauge.value.rounded() == gauge.value ? String(Int(gauge.value)) : String(gauge.value)

@@ -13,9 +13,7 @@ final class PushMetrics: Sendable {
 
     private struct State {
         var deliveries: [Key: UInt64] = [:]
-        var buckets = [UInt64](repeating: 0, count: PushMetrics.latencyBuckets.count)
-        var count: UInt64 = 0
-        var sum: Double = 0
+        var sendDuration = LatencyHistogram(bounds: PushMetrics.latencyBuckets)
     }
 
     private let state = Mutex(State())
@@ -27,12 +25,7 @@ final class PushMetrics: Sendable {
 
     /// Adds the duration of one provider request.
     func recordSend(seconds: Double) {
-        let bucket = Self.latencyBuckets.firstIndex { seconds <= $0 }
-        state.withLock { state in
-            if let bucket { state.buckets[bucket] += 1 }
-            state.count += 1
-            state.sum += seconds
-        }
+        state.withLock { $0.sendDuration.record(seconds) }
     }
 
     /// The push metrics in the Prometheus text exposition (version 0.0.4).
@@ -45,14 +38,7 @@ final class PushMetrics: Sendable {
         }
         out += "# HELP herald_push_send_duration_seconds Provider request latency.\n"
         out += "# TYPE herald_push_send_duration_seconds histogram\n"
-        var cumulative: UInt64 = 0
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            cumulative += snapshot.buckets[index]
-            out += "herald_push_send_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        out += "herald_push_send_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.count)\n"
-        out += "herald_push_send_duration_seconds_sum \(snapshot.sum)\n"
-        out += "herald_push_send_duration_seconds_count \(snapshot.count)\n"
+        out += snapshot.sendDuration.exposition(name: "herald_push_send_duration_seconds")
         return out
     }
 }
