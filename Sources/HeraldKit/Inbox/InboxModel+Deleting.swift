@@ -16,7 +16,7 @@ extension InboxModel {
         pending.timer.cancel()
         feed.hiddenIDs.remove(id)
         undoID = nil
-        dismissToast()
+        toastSlot.dismiss()
     }
 
     /// Hides the row and schedules its delete. Each pending delete keeps its own 4 s; the toast
@@ -25,7 +25,7 @@ extension InboxModel {
         guard feed.visibleItem(id: id) != nil else { return }
         feed.hiddenIDs.insert(id)
         undoID = id
-        show(
+        toastSlot.show(
             Toast(
                 kind: .success, title: InboxCopy.deletedToastTitle, message: InboxCopy.deletedToastMessage,
                 duration: Self.undoWindow, isTappable: true))
@@ -56,7 +56,7 @@ extension InboxModel {
         takePendingDelete(id: id)?.timer.cancel()
         if undoID == id {
             undoID = nil
-            dismissToast()
+            toastSlot.dismiss()
         }
     }
 
@@ -67,7 +67,7 @@ extension InboxModel {
         _ = takePendingDelete(id: id)
         if undoID == id {
             undoID = nil
-            dismissToast()
+            toastSlot.dismiss()
         }
         let api = dependencies.api
         let session = sessionGeneration
@@ -91,23 +91,7 @@ extension InboxModel {
         feed.hiddenIDs.remove(id)
         // The danger toast replaces any undo toast, so nothing is left to undo.
         undoID = nil
-        show(Toast(kind: .danger, title: InboxCopy.deleteFailedToastTitle))
+        toastSlot.show(Toast(kind: .danger, title: InboxCopy.deleteFailedToastTitle))
     }
 
-    /// Shows `toast` for its duration on the injected clock.
-    private func show(_ toast: Toast) {
-        toastTask?.cancel()
-        self.toast = toast
-        let clock = dependencies.clock
-        toastTask = Task { [weak self] in
-            guard (try? await clock.sleep(toast.duration)) != nil else { return }
-            self?.toast = nil
-        }
-    }
-
-    private func dismissToast() {
-        toastTask?.cancel()
-        toastTask = nil
-        toast = nil
-    }
 }

@@ -29,7 +29,7 @@ import Observation
     /// The chip in force.
     public internal(set) var filter: InboxFilter = .all
     /// The toast over the screen: undo after a delete, or a delete failure.
-    public internal(set) var toast: Toast?
+    public var toast: Toast? { toastSlot.toast }
     /// The latest unread and unseen counts, from pages and the live stream.
     public internal(set) var counts: Counts?
     /// Whether someone is signed in; a guest sees the sign-in message (INBOX-01).
@@ -66,7 +66,7 @@ import Observation
     /// Bumped whenever the session ends; a delete answered for an earlier session changes
     /// nothing on screen.
     @ObservationIgnored var sessionGeneration = 0
-    @ObservationIgnored var toastTask: Task<Void, Never>?
+    @ObservationIgnored let toastSlot: ToastSlot
 
     /// - Parameters:
     ///   - dependencies: the API, clock and navigator are used.
@@ -81,6 +81,7 @@ import Observation
         self.isSignedIn = isSignedIn
         self.catalog = catalog
         self.allowedDeepLinkPrefixes = allowedDeepLinkPrefixes
+        self.toastSlot = ToastSlot(clock: dependencies.clock)
     }
 
     deinit {
@@ -202,8 +203,7 @@ import Observation
         liveTask = nil
         abandonLoad()
         undoID = nil
-        toastTask?.cancel()
-        toast = nil
+        toastSlot.dismiss()
         feed = InboxFeed()
         phase = .idle
         counts = nil

@@ -10,12 +10,12 @@ import Observation
     public private(set) var isVisible = false
     /// The toast over Home after the sheet closes; it goes once its duration has passed, or
     /// with ``toastDismissed()``.
-    public private(set) var toast: Toast?
+    public var toast: Toast? { toastSlot.toast }
     private var isSheetPresented = false
     private var isRequesting = false
 
     @ObservationIgnored private let dependencies: HeraldDependencies
-    @ObservationIgnored private var toastTimer: Task<Void, Never>?
+    @ObservationIgnored private let toastSlot: ToastSlot
     /// Moves on with every Home check and every OS decision, so a check that answers after
     /// either is dropped.
     @ObservationIgnored private var visibilityGeneration = 0
@@ -23,6 +23,7 @@ import Observation
     /// A hidden banner; ``homeAppeared()`` decides whether it shows.
     public init(dependencies: HeraldDependencies) {
         self.dependencies = dependencies
+        self.toastSlot = ToastSlot(clock: dependencies.clock)
     }
 
     /// The banner's headline.
@@ -71,12 +72,12 @@ import Observation
             state = try await dependencies.permission.request()
         } catch {
             closeSheet()
-            show(ConsentCopy.errorToast)
+            toastSlot.show(ConsentCopy.errorToast)
             return
         }
         closeSheet()
         guard let granted = state.decision else { return }
-        show(granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast)
+        toastSlot.show(granted ? ConsentCopy.grantedToast : ConsentCopy.deniedToast)
         isVisible = false
         visibilityGeneration += 1
         dependencies.storage.setFlag(StorageKey.permissionPromptDismissed)
@@ -85,9 +86,7 @@ import Observation
 
     /// The toast was swiped away: it goes at once.
     public func toastDismissed() {
-        toastTimer?.cancel()
-        toastTimer = nil
-        toast = nil
+        toastSlot.dismiss()
     }
 
     /// Cancel: the sheet closes and the banner stays (CONSENT-07).
@@ -105,15 +104,6 @@ import Observation
     private func closeSheet() {
         isRequesting = false
         isSheetPresented = false
-    }
-
-    /// Shows `toast` for its duration on the injected clock, in place of any other.
-    private func show(_ toast: Toast) {
-        toastTimer?.cancel()
-        self.toast = toast
-        toastTimer = dependencies.clock.scheduled(after: toast.duration) { [weak self] in
-            self?.toastDismissed()
-        }
     }
 
     private func log(_ name: String) { dependencies.analytics.log(name) }

@@ -20,19 +20,20 @@ import Observation
     public private(set) var promptModel: PermissionPromptModel?
     /// A toast that outlived the modal (the request error, PERM-05); it goes once its duration
     /// has passed, or with ``toastDismissed()``.
-    public private(set) var toast: Toast?
+    public var toast: Toast? { toastSlot.toast }
 
     @ObservationIgnored private let dependencies: HeraldDependencies
     @ObservationIgnored private var homeConditions: HomeOfferConditions?
     @ObservationIgnored private var homeTimer: Task<Void, Never>?
     @ObservationIgnored private var offeredOnHomeThisSession = false
     @ObservationIgnored private var orderTimer: Task<Void, Never>?
-    @ObservationIgnored private var toastTimer: Task<Void, Never>?
+    @ObservationIgnored private let toastSlot: ToastSlot
 
     /// Offers for `presentation`; builds the Home banner when that is the presentation.
     public init(presentation: PermissionPresentation, dependencies: HeraldDependencies) {
         self.presentation = presentation
         self.dependencies = dependencies
+        self.toastSlot = ToastSlot(clock: dependencies.clock)
         self.consentBanner =
             presentation == .homeBanner ? ConsentBannerModel(dependencies: dependencies) : nil
     }
@@ -83,9 +84,7 @@ import Observation
 
     /// The toast was swiped away: it goes at once.
     public func toastDismissed() {
-        toastTimer?.cancel()
-        toastTimer = nil
-        toast = nil
+        toastSlot.dismiss()
     }
 
     /// Whether the shell, as last reported, wants the Home offer (PERM-14, GATE-08).
@@ -114,16 +113,7 @@ import Observation
         guard promptModel == nil else { return }
         promptModel = PermissionPromptModel(permission: state, dependencies: dependencies) { [weak self] toast in
             self?.promptModel = nil
-            if let toast { self?.show(toast) }
-        }
-    }
-
-    /// Shows `toast` for its duration on the injected clock, in place of any other.
-    private func show(_ toast: Toast) {
-        toastTimer?.cancel()
-        self.toast = toast
-        toastTimer = dependencies.clock.scheduled(after: toast.duration) { [weak self] in
-            self?.toastDismissed()
+            if let toast { self?.toastSlot.show(toast) }
         }
     }
 }
