@@ -29,7 +29,7 @@ struct SandboxCommand {
         let sandbox = try APNsSandbox(credentials: credentials)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(host: host, port: port, tls: credentials.tls),
-            handler: sandbox.respond)
+            handler: SandboxRouter(sandbox.routes).respond)
         let envFile = directory + "/herald.env"
         try Self.environmentFile(credentials: credentials, port: server.port)
             .write(toFile: envFile, atomically: true, encoding: .utf8)

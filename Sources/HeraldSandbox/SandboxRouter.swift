@@ -1,0 +1,47 @@
+/// One handler for the sandbox's server: each request goes to the first look-alike whose
+/// path prefix it starts with (APNs `/3/device/`, its admin endpoint, and the others as
+/// they are added); anything else answers 404 with a JSON error.
+public struct SandboxRouter: Sendable {
+    /// A path prefix and the handler that answers under it.
+    public struct Route: Sendable {
+        public let prefix: String
+        public let handler: @Sendable (HTTP2Request) async -> HTTP2Response
+
+        public init(prefix: String, handler: @escaping @Sendable (HTTP2Request) async -> HTTP2Response) {
+            self.prefix = prefix
+            self.handler = handler
+        }
+    }
+
+    private let routes: [Route]
+
+    /// A router over `routes`, tried in order.
+    public init(_ routes: [Route]) {
+        self.routes = routes
+    }
+
+    /// The server's handler.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        for route in routes where request.path.hasPrefix(route.prefix) {
+            return await route.handler(request)
+        }
+        let body = #"{"error":"the sandbox has no route for \#(request.method) \#(Self.escaped(request.path))"}"#
+        return HTTP2Response(
+            status: 404, headers: [HTTP2Header("content-type", "application/json")], body: Array(body.utf8))
+    }
+
+    /// `path` safe inside a JSON string.
+    private static func escaped(_ path: String) -> String {
+        String(path.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }.prefix(200))
+    }
+}
+
+extension APNsSandbox {
+    /// The routes of the APNs look-alike: pushes under `/3/`, the admin endpoint under `/admin/apns/`.
+    public var routes: [SandboxRouter.Route] {
+        [
+            SandboxRouter.Route(prefix: "/3/", handler: respond),
+            SandboxRouter.Route(prefix: APNsAdmin.prefix, handler: respond),
+        ]
+    }
+}
