@@ -39,6 +39,25 @@ struct HTTP2ServerTests {
         await test.server.stop()
     }
 
+    @Test("a TLS server also answers h2c with prior knowledge on the same port, and HTTP/1.1 gets no answer")
+    func tlsAndCleartextOnOnePort() async throws {
+        let identity = try TLSIdentity.selfSigned(in: try temporaryDirectory())
+        let test = try TestServer(tls: identity)
+        let secure = try await Curl.run([
+            "--http2", "--cacert", identity.certificatePath, "--data-binary", "over tls",
+            "--write-out", " %{http_version} %{scheme}", test.url("/echo", scheme: "https"),
+        ])
+        let cleartext = try await Curl.run([
+            "--http2-prior-knowledge", "--data-binary", "over h2c", "--write-out", " %{http_version} %{scheme}",
+            test.url("/echo"),
+        ])
+        let http1 = try await Curl.run(["--http1.1", "--data-binary", "old", test.url("/echo")])
+        await test.server.stop()
+        #expect(secure.stdout == "over tls 2 HTTPS", "\(secure.stderr)")
+        #expect(cleartext.stdout == "over h2c 2 HTTP", "\(cleartext.stderr)")
+        #expect(http1.status != 0 && !http1.stdout.contains("old"))
+    }
+
     @Test("TLS refuses a client that does not offer h2")
     func tlsWithoutH2() async throws {
         let directory = try temporaryDirectory()

@@ -5,10 +5,15 @@
 /// One accepted connection, confined to its event loop's thread: bytes from the socket (through
 /// TLS when configured) into its HTTP/2 session, frames from the session back out, complete
 /// requests to the handler.
+///
+/// A server with TLS also takes cleartext HTTP/2 (h2c, prior knowledge) on the same port: the
+/// first byte a client sends tells which (22, a TLS handshake record, or the `P` of the h2 preface).
 final class HTTP2Connection {
     let id: UInt64
     let fd: Int32
-    private let tls: TLSStream?
+    private var tls: TLSStream?
+    /// Whether the first byte has shown TLS or cleartext (always true on an h2c-only server).
+    private var transportKnown: Bool
     private let session: NGHTTP2Session
     private let server: ServerContext
     private let loop: EventLoop
@@ -29,7 +34,7 @@ final class HTTP2Connection {
         self.fd = fd
         self.server = server
         self.loop = loop
-        tls = try server.tls.map { context throws(HTTP2ServerError) in try TLSStream(context: context, fd: fd) }
+        transportKnown = server.tls == nil
         session = try NGHTTP2Session(maxConcurrentStreams: server.configuration.maxConcurrentStreams)
         session.attach(self)
     }
@@ -48,6 +53,7 @@ final class HTTP2Connection {
 
     /// Reads everything available into the session, then writes what it has to say.
     func pump(buffer: UnsafeMutableRawBufferPointer) {
+        if !transportKnown, !chooseTransport() { return }
         if let tls, !tls.isEstablished {
             switch tls.handshake() {
             case .transferred: break
@@ -79,9 +85,33 @@ final class HTTP2Connection {
         flush()
     }
 
+    /// Starts TLS when the first byte waiting is a TLS handshake record; false while no byte has
+    /// come yet or when the connection is over.
+    private func chooseTransport() -> Bool {
+        /// The content type of a TLS handshake record (RFC 8446 §5.1).
+        let handshakeRecord: UInt8 = 22
+        switch SocketIO.peekFirstByte(fd) {
+        case (.transferred, let byte):
+            transportKnown = true
+            guard byte == handshakeRecord, let context = server.tls else { return true }
+            do {
+                tls = try TLSStream(context: context, fd: fd)
+                return true
+            } catch {
+                isFinished = true
+                return false
+            }
+        case (.closed, _), (.failed, _):
+            isFinished = true
+            return false
+        case (.wantsReadable, _), (.wantsWritable, _):
+            return false
+        }
+    }
+
     /// Writes pending frames until the socket pushes back or the session has nothing more.
     func flush() {
-        guard !isFinished, tls?.isEstablished ?? true else { return }
+        guard !isFinished, transportKnown, tls?.isEstablished ?? true else { return }
         do {
             while true {
                 if output.count - outputStart < Self.writeBatch {

@@ -23,6 +23,15 @@ enum SocketIO: Equatable {
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wantsReadable : .failed
     }
 
+    /// The first byte waiting on `fd`, left in place: `.transferred(byte)`, or why there is none.
+    static func peekFirstByte(_ fd: Int32) -> (SocketIO, UInt8) {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+        if count > 0 { return (.transferred(1), byte) }
+        if count == 0 { return (.closed, 0) }
+        return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wantsReadable : .failed, 0)
+    }
+
     /// Writes as much of `bytes` as the kernel takes (no SIGPIPE).
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> SocketIO {
         let count = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))

@@ -144,6 +144,10 @@ extension Help {
                                        or none (clears that token's fault)
           DELETE /admin/apns/faults    Clears every fault
 
+        The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge
+        (h2c, e.g. curl --http2-prior-knowledge http://127.0.0.1:8090/...): the first byte a
+        client sends tells which. herald.env uses TLS.
+
         SIGTERM or SIGINT sends GOAWAY, lets streams in progress finish and exits 0.
 
         Examples:
