@@ -2,10 +2,11 @@
 # `make run`: starts the push provider sandbox (`herald sandbox`) in the background and
 # `herald serve` on 127.0.0.1:8080 with ./herald.db, sending APNs pushes to the sandbox through
 # its herald.env. Prints a development API key, a user token and curl lines to try. The
-# sandbox stops when the server does.
+# sandbox stops when the server does. HERALD_BIN runs another build of herald (the tests use
+# the debug one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-HERALD="$(swift build -c release --show-bin-path)/herald"
+HERALD="${HERALD_BIN:-$(swift build -c release --show-bin-path)/herald}"
 DATABASE="${HERALD_DATABASE_URL:-sqlite:./herald.db}"
 PORT="${HERALD_PORT:-8080}"
 SANDBOX_DIR="${HERALD_SANDBOX_STATE_DIR:-./.herald-sandbox}"
@@ -52,4 +53,13 @@ cat <<MSG
     curl -sN http://127.0.0.1:$PORT/v1/me/stream -H "Authorization: Bearer $TOKEN"
 
 MSG
-"$HERALD" serve --port "$PORT" --database "$DATABASE"
+# In the background, so that SIGTERM and SIGINT (Ctrl-C) reach this script, which passes them on
+# and waits for the server to finish its requests; the EXIT trap then stops the sandbox.
+"$HERALD" serve --port "$PORT" --database "$DATABASE" &
+SERVER_PID=$!
+trap 'kill -TERM "$SERVER_PID" 2>/dev/null || true' TERM INT
+while kill -0 "$SERVER_PID" 2>/dev/null; do
+    STATUS=0
+    wait "$SERVER_PID" || STATUS=$?  # a signal ends the wait early; then wait again
+done
+exit "$STATUS"

@@ -83,8 +83,21 @@ public final class ChildProcess: Sendable {
             ?? [path] + arguments
         let argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // The child starts with no signal blocked and every signal at its default action: the
+        // spawning thread may be a dispatch worker that blocks most signals, and a child that
+        // inherited that mask (bash, say) would never see the SIGTERM a test sends it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        _ = posix_spawnattr_setsigmask(&attributes, &noSignals)
+        _ = posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        _ = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         if let output { close(output.write) }
         if let errors { close(errors.write) }
         guard result == 0 else {

@@ -1,0 +1,134 @@
+import Foundation
+import HeraldHTTPTestSupport
+import Synchronization
+import Testing
+
+/// `make run`'s script (scripts/run-dev.sh) as a newcomer meets it, on the debug build: the
+/// sandbox starts beside the server, the printed key and token work, `herald send` makes a push
+/// the sandbox accepts, and SIGTERM stops both.
+@Suite("make run", .serialized)
+struct RunScriptTests {
+    @Test("run-dev.sh: the printed lines send a push that the sandbox accepts; SIGTERM stops server and sandbox")
+    func newcomerSendsAPush() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("herald-run-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let port = try Self.unusedPort()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/run-dev.sh").path
+        let run = try ChildProcess.spawn(
+            "/usr/bin/env",
+            [
+                "HERALD_BIN=\(HeraldExecutable.url.path)", "HERALD_PORT=\(port)",
+                "HERALD_DATABASE_URL=sqlite:\(directory)/herald.db", "HERALD_SANDBOX_PORT=0",
+                "HERALD_SANDBOX_STATE_DIR=\(directory)/sandbox", "/bin/bash", script,
+            ])
+        let output = Self.collect(run.standardOutput)
+        let errors = Self.collect(run.standardError)
+
+        let client = LoopbackHTTPClient(port: port)
+        try await Self.poll("the server answers /healthz") {
+            (try? await client.request("GET", "/healthz").status) == 200
+        }
+        let printed = output.text.withLock { $0 }
+        let key = try #require(Self.value(after: "Publisher API key:", in: printed), "\(printed)")
+        let token = try #require(Self.line(after: "User token (dev-user, 24 h):", in: printed), "\(printed)")
+        let environment = try String(contentsOfFile: directory + "/sandbox/herald.env", encoding: .utf8)
+        let sandboxURL = try #require(Self.setting("HERALD_APNS_BASE_URL", in: environment))
+        let caFile = try #require(Self.setting("HERALD_APNS_CA_FILE", in: environment))
+        #expect(printed.contains("APNs sandbox on \(sandboxURL)"))
+
+        let device = String(repeating: "de", count: 32)
+        let registered = try await client.request(
+            "POST", "/v1/me/devices",
+            headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+            body: Array(#"{"token":"\#(device)","provider":"apns","platform":"ios"}"#.utf8))
+        #expect(registered.status == 200, "\(registered.text)")
+        _ = try await HeraldExecutable.run([
+            "send", "--url", "http://127.0.0.1:\(port)", "--api-key", key, "--user", "dev-user", "--type",
+            "order.shipped", "--title", "Your order shipped", "--body", "Arrives Friday",
+        ])
+        var accepted = ""
+        try await Self.poll("the sandbox lists the push") {
+            accepted = try await ChildProcess.run(
+                "/usr/bin/curl", ["-sS", "--cacert", caFile, sandboxURL + "/admin/apns/accepted"]
+            ).stdout
+            return accepted.contains(device)
+        }
+        #expect(accepted.contains("Your order shipped"))
+
+        run.send(SIGTERM)
+        #expect(await run.exit() == .exited(0), "\(errors.text.withLock { $0 })")
+        let log = errors.text.withLock { $0 }
+        #expect(log.contains("herald stopped"), "\(log)")
+        #expect(log.contains("herald sandbox stopped"), "the sandbox outlived the script: \(log)")
+    }
+
+    // MARK: Support
+
+    /// Everything `handle` yields, gathered on a thread of its own.
+    private static func collect(_ handle: FileHandle?) -> CollectedOutput {
+        let output = CollectedOutput()
+        guard let handle else { return output }
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                output.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+        return output
+    }
+
+    /// The rest of the line that starts (after spaces) with `label`, trimmed.
+    private static func value(after label: String, in text: String) -> String? {
+        text.split(separator: "\n").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(label) }
+            .map { $0.dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The line after the one holding `label`, trimmed.
+    private static func line(after label: String, in text: String) -> String? {
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let index = lines.firstIndex(where: { $0.hasPrefix(label) }), index + 1 < lines.count else { return nil }
+        return lines[index + 1]
+    }
+
+    /// The value of `KEY='value'` in a herald.env.
+    private static func setting(_ key: String, in environment: String) -> String? {
+        value(after: key + "=", in: environment).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+    }
+
+    private static func poll(
+        _ what: String, deadline: Duration = .seconds(30), _ condition: () async throws -> Bool
+    ) async throws {
+        let end = ContinuousClock.now + deadline
+        while try await !condition() {
+            try #require(ContinuousClock.now < end, "timed out waiting until \(what)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A loopback port nothing listens on right now.
+    private static func unusedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+            }
+        }
+        try #require(bound, "cannot bind a loopback socket")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// What a child wrote so far.
+private final class CollectedOutput: Sendable {
+    let text = Mutex("")
+}
