@@ -6,20 +6,20 @@ import Testing
 @Suite("Deep link screening")
 @MainActor struct DeepLinkScreenerTests {
     @Test("LINK-01 a rejected link on a cold start opens Home and nothing else, silently")
-    func rejectedColdLinkOpensHome() {
+    func rejectedColdLinkOpensHome() throws {
         let world = ShellWorld()
         let links = DeepLinkScreener(dependencies: world.dependencies)
-        links.appConfigLoaded(world.appConfig(allowing: ["/orders/"]))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
         #expect(links.coldStart(link: "/admin/secret") == "/")
         links.homeBuilt()
         #expect(world.navigator.steps.isEmpty)
     }
 
     @Test("LINK-01 a rejected warm link is ignored; an allowed one opens", arguments: [DevicePlatform.ios, .android])
-    func warmLinks(platform: DevicePlatform) {
+    func warmLinks(platform: DevicePlatform) throws {
         let world = ShellWorld(platform: platform)
         let links = DeepLinkScreener(dependencies: world.dependencies)
-        links.appConfigLoaded(world.appConfig(allowing: ["/orders/", "https://shop.example.com/"]))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/", "https://shop.example.com/"]))
         _ = links.coldStart(link: nil)
         links.homeBuilt()
 
@@ -43,10 +43,10 @@ import Testing
     }
 
     @Test("LINK-02 Android parks a warm link that arrives before Home and replays it once Home is built")
-    func androidParksWarmLink() async {
+    func androidParksWarmLink() async throws {
         let world = ShellWorld(platform: .android)
         let links = DeepLinkScreener(dependencies: world.dependencies)
-        links.appConfigLoaded(world.appConfig(allowing: ["/orders/"]))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
         links.linkOpened("/orders/41")
         links.linkOpened("/orders/42")
         #expect(world.navigator.steps.isEmpty)
@@ -57,10 +57,10 @@ import Testing
     }
 
     @Test("LINK-02 a parked link older than 60 s is dropped (60.001 s)")
-    func staleParkedLinkDropped() async {
+    func staleParkedLinkDropped() async throws {
         let world = ShellWorld(platform: .android)
         let links = DeepLinkScreener(dependencies: world.dependencies)
-        links.appConfigLoaded(world.appConfig(allowing: ["/orders/"]))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
         links.linkOpened("/orders/42")
         await world.clock.advance(by: .milliseconds(60_001))
         links.homeBuilt()
@@ -69,10 +69,10 @@ import Testing
     }
 
     @Test("LINK-02 iOS hands only a running scene its warm links: they are screened at once")
-    func iosOpensWarmLinkAtOnce() {
+    func iosOpensWarmLinkAtOnce() throws {
         let world = ShellWorld(platform: .ios)
         let links = DeepLinkScreener(dependencies: world.dependencies)
-        links.appConfigLoaded(world.appConfig(allowing: ["/orders/"]))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
         links.linkOpened("/orders/42")
         #expect(world.navigator.openedPaths == ["/orders/42"])
         #expect(links.parkedLink == nil)

@@ -88,10 +88,10 @@ import Testing
     }
 
     @Test("SPLASH-04 a link that arrived before Home is replayed once Home is built, once")
-    func linkReplayedAfterHome() async {
+    func linkReplayedAfterHome() async throws {
         let world = ShellWorld()
         let launch = LaunchCoordinator(dependencies: world.dependencies)
-        launch.links.appConfigLoaded(world.appConfig(allowing: ["/orders/"]))
+        launch.links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
         launch.launched(link: "/orders/42")
         #expect(launch.firstRoute == "/")
         launch.sessionRestored(userID: "alice")
@@ -107,11 +107,11 @@ import Testing
     }
 
     @Test("SPLASH-04 the link is screened when it is replayed, with the allowlist app-config brought meanwhile")
-    func replayUsesLoadedAllowlist() async {
+    func replayUsesLoadedAllowlist() async throws {
         let world = ShellWorld(platform: .android)
         let launch = LaunchCoordinator(dependencies: world.dependencies)
         launch.launched(link: "/loyalty/rewards")
-        launch.links.appConfigLoaded(world.appConfig(allowing: ["/loyalty"]))
+        launch.links.appConfigLoaded(try world.appConfig(allowing: ["/loyalty"]))
         launch.sessionRestored(userID: nil)
         launch.homeBuilt()
         #expect(world.navigator.openedPaths == ["/loyalty/rewards"])

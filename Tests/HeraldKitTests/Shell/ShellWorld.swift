@@ -24,12 +24,12 @@ import HeraldModel
     }
 
     /// App-config as the server answers it for this install, with `document` stored.
-    func appConfig(_ document: AppConfigDocument) -> AppConfigResponse {
-        FakeAppConfigBackend(document).response(for: dependencies.platform)
+    func appConfig(_ document: AppConfigDocument) throws -> AppConfigResponse {
+        try FakeAppConfigBackend(document).response(for: dependencies.platform)
     }
 
     /// App-config allowing links under `prefixes`.
-    func appConfig(allowing prefixes: [String]) -> AppConfigResponse {
-        appConfig(AppConfigDocument(deepLinks: DeepLinkPolicy(allowedPrefixes: prefixes)))
+    func appConfig(allowing prefixes: [String]) throws -> AppConfigResponse {
+        try appConfig(AppConfigDocument(deepLinks: DeepLinkPolicy(allowedPrefixes: prefixes)))
     }
 }
