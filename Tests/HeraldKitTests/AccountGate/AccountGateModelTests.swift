@@ -225,4 +225,20 @@ import Testing
         gate.runWhenSignedIn { runs += 10 }
         #expect(runs == 11)
     }
+
+    @Test("GATE-07 an action stored while a signed-in account still loads waits for ready; the last one stored runs")
+    func actionWaitsForReady() async {
+        let world = ShellWorld()
+        let gate = gate(world)
+        var ran: [String] = []
+        gate.sessionStarted(userID: "alice", isColdStart: true)
+        gate.runWhenSignedIn { ran.append("first") }
+        gate.runWhenSignedIn { ran.append("second") }
+        gate.accountStageChanged(.loading)
+        await world.clock.advance(by: .seconds(15))
+        gate.continueBrowsingTapped()
+        #expect(ran.isEmpty)
+        gate.accountStageChanged(.ready)
+        #expect(ran == ["second"])
+    }
 }
