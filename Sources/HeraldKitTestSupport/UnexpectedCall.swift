@@ -125,3 +125,15 @@ private func fail(_ name: String, sourceLocation: SourceLocation = #_sourceLocat
     unexpectedCall(name, sourceLocation: sourceLocation)
     return UnexpectedCallError(name: name)
 }
+
+extension AppShellClient {
+    /// Every call fails the test.
+    public static var failing: AppShellClient {
+        AppShellClient(
+            reloadAccount: { unexpectedCall("AppShellClient.reloadAccount") },
+            signOut: { unexpectedCall("AppShellClient.signOut") },
+            reloadApp: { unexpectedCall("AppShellClient.reloadApp") },
+            setIconBadge: { count in unexpectedCall("AppShellClient.setIconBadge(\(count))") }
+        )
+    }
+}

@@ -33,7 +33,7 @@ extension HeraldAPI {
 
 extension PlatformFacts.InstallSource {
     /// The `installSource` the server's update policy reads; `nil` when unknown (no decision).
-    var queryValue: String? {
+    public var queryValue: String? {
         switch self {
         case .appStore: "app_store"
         case .testFlight: "testflight"
