@@ -91,7 +91,7 @@ final class DeliveryWorker: Sendable {
 
     /// Sends one row and records its outcome.
     private func deliver(_ row: ClaimedDelivery) async {
-        guard let client = senders.apnsClient(provider: row.provider, environment: row.environment) else {
+        guard let client = senders.client(provider: row.provider, environment: row.environment) else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
             return
         }
