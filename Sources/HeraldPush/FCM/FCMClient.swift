@@ -14,8 +14,7 @@ public final class FCMClient: PushClient {
 
     /// A client for `configuration` authorised by `accessTokens` and sending through `exchange`
     /// (`{ try await http2Client.send($0) }` in production).
-    public init(configuration: FCMConfiguration, accessTokens: FCMAccessTokenCache, exchange: @escaping HTTP2Exchange)
-    {
+    public init(configuration: FCMConfiguration, accessTokens: FCMAccessTokenCache, exchange: @escaping HTTP2Exchange) {
         self.configuration = configuration
         self.accessTokens = accessTokens
         self.exchange = exchange

@@ -50,7 +50,8 @@ struct FCMMessageReader: Sendable {
         }
         guard Self.isRegistrationToken(token) else {
             throw .fcmError(
-                400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", "The registration token is not a valid FCM registration token")
+                400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
+                "The registration token is not a valid FCM registration token")
         }
         let data = try Self.stringMap(message["data"], at: "message.data")
         let notification = try Self.strings(
@@ -85,7 +86,8 @@ struct FCMMessageReader: Sendable {
         if let priority = android["priority"] {
             guard let text = priority as? String, ["NORMAL", "HIGH"].contains(text) else {
                 throw .invalidValue(
-                    "message.android.priority", type: "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority",
+                    "message.android.priority",
+                    type: "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority",
                     priority)
             }
         }
@@ -108,7 +110,9 @@ struct FCMMessageReader: Sendable {
 
     private static func apns(_ value: Any?) throws(FCMReply) {
         guard let value else { return }
-        guard let apns = value as? [String: Any] else { throw .invalidValue("message.apns", type: "TYPE_MESSAGE", value) }
+        guard let apns = value as? [String: Any] else {
+            throw .invalidValue("message.apns", type: "TYPE_MESSAGE", value)
+        }
         try known(
             apns, ["headers", "payload", "fcm_options", "fcmOptions", "live_activity_token", "liveActivityToken"],
             at: "message.apns")
@@ -152,7 +156,9 @@ struct FCMMessageReader: Sendable {
         var fields: [String: String] = [:]
         for name in names.sorted() {
             guard let field = object[name] else { continue }
-            guard let text = field as? String else { throw .invalidValue("\(path).\(name)", type: "TYPE_STRING", field) }
+            guard let text = field as? String else {
+                throw .invalidValue("\(path).\(name)", type: "TYPE_STRING", field)
+            }
             fields[name] = text
         }
         return fields
@@ -171,7 +177,9 @@ struct FCMMessageReader: Sendable {
     /// 1 to 4096 of letters, digits and `_ : - .`, as registration tokens are.
     static func isRegistrationToken(_ token: String) -> Bool {
         (1...4_096).contains(token.utf8.count)
-            && token.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789_:-.".unicodeScalars.contains($0)) }
+            && token.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789_:-.".unicodeScalars.contains($0))
+            }
     }
 }
 

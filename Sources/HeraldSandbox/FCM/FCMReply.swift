@@ -44,7 +44,8 @@ struct FCMReply: Error {
     static func unknownField(_ name: String, at path: String) -> FCMReply {
         let location = path.isEmpty ? "" : " at '\(path)'"
         return badRequest(
-            field: path, "Invalid JSON payload received. Unknown name \"\(name.prefix(60))\"\(location): Cannot find field.")
+            field: path,
+            "Invalid JSON payload received. Unknown name \"\(name.prefix(60))\"\(location): Cannot find field.")
     }
 
     /// A value of the wrong type or form at `field`.

@@ -70,8 +70,10 @@ public final class FCMSandbox: Sendable {
         }
         if let rule = state.withLock({ $0.takeFault(for: read.token) }) {
             switch rule.fault {
-            case .unregistered: return answer(.fcmError(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found."))
-            case .senderIdMismatch: return answer(.fcmError(403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH", "SenderId mismatch"))
+            case .unregistered:
+                return answer(.fcmError(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found."))
+            case .senderIdMismatch:
+                return answer(.fcmError(403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH", "SenderId mismatch"))
             case .tooManyRequests(let seconds):
                 var reply = FCMReply.fcmError(
                     429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED", "Quota exceeded for quota metric 'Send requests'.")
@@ -86,7 +88,8 @@ public final class FCMSandbox: Sendable {
         let message = state.withLock { state in
             let number = state.nextMessageNumber
             state.nextMessageNumber += 1
-            let id = "0:\(Int64(now.timeIntervalSince1970 * 1_000_000))%\(Hex.encode(SecureRandom.bytes(count: 4)))\(number)"
+            let id =
+                "0:\(Int64(now.timeIntervalSince1970 * 1_000_000))%\(Hex.encode(SecureRandom.bytes(count: 4)))\(number)"
             let message = FCMAcceptedMessage(
                 token: read.token, name: "projects/\(projectID)/messages/\(id)",
                 accessToken: String(request.header("authorization")?.dropFirst(7) ?? ""), body: request.body,
@@ -107,11 +110,15 @@ public final class FCMSandbox: Sendable {
         let prefix = "/v1/projects/"
         let suffix = "/messages:send"
         guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
-            throw FCMReply(status: 404, object: FCMReply.error(404, "NOT_FOUND", "The requested URL \(path.prefix(100)) was not found."))
+            throw FCMReply(
+                status: 404,
+                object: FCMReply.error(404, "NOT_FOUND", "The requested URL \(path.prefix(100)) was not found."))
         }
         let project = String(path.dropFirst(prefix.count).dropLast(suffix.count))
         guard request.method == "POST" else {
-            throw FCMReply(status: 405, object: FCMReply.error(405, "METHOD_NOT_ALLOWED", "Method \(request.method) is not allowed."))
+            throw FCMReply(
+                status: 405,
+                object: FCMReply.error(405, "METHOD_NOT_ALLOWED", "Method \(request.method) is not allowed."))
         }
         guard tokenEndpoint.authorizes(request.header("authorization"), now: now) else { throw .unauthenticated }
         guard project == projectID else {
@@ -120,7 +127,8 @@ public final class FCMSandbox: Sendable {
                 object: FCMReply.error(
                     403, "PERMISSION_DENIED",
                     "Permission 'cloudmessaging.messages.create' denied on resource "
-                        + "'//cloudresourcemanager.googleapis.com/projects/\(project.prefix(60))' (or it may not exist)."))
+                        + "'//cloudresourcemanager.googleapis.com/projects/\(project.prefix(60))' (or it may not exist)."
+                ))
         }
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
             throw .badRequest(field: "", "Invalid JSON payload received. The content type must be application/json.")

@@ -91,7 +91,8 @@ final class FCMTokenEndpoint: Sendable {
         guard claims.iss == clientEmail else { throw .oauth(400, "invalid_grant", "Invalid grant: account not found") }
         let audience = "\(request.scheme)://\(request.authority)\(Self.path)"
         guard claims.aud == audience else {
-            throw .oauth(400, "invalid_grant", "Invalid JWT: Failed audience check. The expected audience is \(audience).")
+            throw .oauth(
+                400, "invalid_grant", "Invalid JWT: Failed audience check. The expected audience is \(audience).")
         }
         guard claims.scope.split(separator: " ").contains(Substring(Self.scope)) else {
             throw .oauth(400, "invalid_scope", "Invalid OAuth scope or ID token audience provided.")

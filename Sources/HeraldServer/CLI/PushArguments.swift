@@ -4,7 +4,8 @@ extension Arguments {
     /// The `serve` flags of push delivery (each with its `HERALD_*` twin).
     static let pushFlags: Set<String> = [
         "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
-        "fcm-service-account", "fcm-base-url", "fcm-ca-file", "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
+        "fcm-service-account", "fcm-base-url", "fcm-ca-file",
+        "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
         "push-max-attempts",
     ]
 

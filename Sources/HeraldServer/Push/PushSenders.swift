@@ -98,7 +98,8 @@ struct PushSenders: Sendable {
             json = try Data(contentsOf: URL(fileURLWithPath: settings.serviceAccountFile))
         } catch {
             throw PushSettingsError(
-                "cannot read the FCM service account file \(settings.serviceAccountFile): \(error.localizedDescription)")
+                "cannot read the FCM service account file \(settings.serviceAccountFile): \(error.localizedDescription)"
+            )
         }
         do {
             return try FCMServiceAccount(json: Array(json))

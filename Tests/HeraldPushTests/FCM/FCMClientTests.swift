@@ -53,7 +53,8 @@ struct FCMClientTests {
         let client = client(fake)
         fake.script(404, body: FCMResponseTableTests.body(404, "NOT_FOUND", "gone", errorCode: "UNREGISTERED"))
         #expect(try await send(client) == .pruned(reason: "UNREGISTERED"))
-        fake.script(403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "x", errorCode: "SENDER_ID_MISMATCH"))
+        fake.script(
+            403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "x", errorCode: "SENDER_ID_MISMATCH"))
         #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH"))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
@@ -68,7 +69,9 @@ struct FCMClientTests {
         let fake = try FakeFCM(clock: clock)
         fake.tokens.answer(
             HTTP2Response(status: 400, body: Array(#"{"error":"invalid_grant","error_description":"bad"}"#.utf8)))
-        #expect(try await send(client(fake)) == .retry(reason: "AccessTokenUnavailable: token_request_rejected", retryAfter: nil))
+        #expect(
+            try await send(client(fake))
+                == .retry(reason: "AccessTokenUnavailable: token_request_rejected", retryAfter: nil))
         #expect(fake.received.isEmpty)
     }
 

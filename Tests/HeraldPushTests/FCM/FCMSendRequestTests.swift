@@ -19,7 +19,8 @@ struct FCMSendRequestTests {
 
     @Test("POST to the project's messages:send with the bearer token and the whole message")
     func request() throws {
-        let options = PushOptions(send: true, priority: .normal, ttlSeconds: 600, collapseId: "order-42", sound: "chime")
+        let options = PushOptions(
+            send: true, priority: .normal, ttlSeconds: 600, collapseId: "order-42", sound: "chime")
         let (request, message) = try make(APNsFixtures.payload(options: options))
         #expect(request.method == "POST")
         #expect(request.url == "https://fcm.example.test/v1/projects/herald-test/messages:send")

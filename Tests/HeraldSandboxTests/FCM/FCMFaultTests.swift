@@ -5,7 +5,8 @@ import Testing
 @Suite("FCM look-alike: faults and the admin endpoint")
 struct FCMFaultTests {
     func admin(_ fixture: FCMFixture, _ method: String, _ path: String, _ body: String = "") async -> HTTP2Response {
-        await fixture.sandbox.respond(to: HTTP2Request(method: method, path: "/admin/fcm/" + path, body: Array(body.utf8)))
+        await fixture.sandbox.respond(
+            to: HTTP2Request(method: method, path: "/admin/fcm/" + path, body: Array(body.utf8)))
     }
 
     func setFault(_ fixture: FCMFixture, _ fault: String, extra: String = "") async -> Int {
@@ -51,7 +52,8 @@ struct FCMFaultTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.body)) as? [String: Any])
         let accepted = try #require(object["accepted"] as? [[String: Any]])
         #expect(accepted.map { $0["token"] as? String } == [FCMFixture.registrationToken])
-        #expect(((accepted.first?["message"] as? [String: Any])?["android"] as? [String: Any])?["ttl"] as? String == "3.5s")
+        #expect(
+            ((accepted.first?["message"] as? [String: Any])?["android"] as? [String: Any])?["ttl"] as? String == "3.5s")
         #expect((object["statusCounts"] as? [String: Int]) == ["404": 3, "200": 1])
         #expect(object["tokenExchanges"] as? Int == 1)
     }

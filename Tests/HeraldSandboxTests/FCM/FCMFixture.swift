@@ -41,7 +41,8 @@ final class FCMFixture: Sendable {
         let issued = Int64(iat.timeIntervalSince1970)
         return try JWT.sign(
             header: ["kid": keyID, "typ": "JWT"],
-            claims: ServiceAccountAssertionClaims(iss: iss, scope: scope, aud: aud, iat: issued, exp: issued + lifetime),
+            claims: ServiceAccountAssertionClaims(
+                iss: iss, scope: scope, aud: aud, iat: issued, exp: issued + lifetime),
             key: key)
     }
 

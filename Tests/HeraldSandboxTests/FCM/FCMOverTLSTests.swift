@@ -24,7 +24,8 @@ struct FCMOverTLSTests {
         let tls = ["--http2", "--cacert", credentials.tls.certificatePath]
         let exchanged = try await Curl.run(
             tls + [
-                "--data-binary", "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)",
+                "--data-binary",
+                "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)",
                 base + "/token",
             ])
         let token = try #require(

@@ -14,7 +14,8 @@ struct FCMSendTests {
         let name = try #require(object?["name"] as? String)
         #expect(name.hasPrefix("projects/herald-test/messages/0:"))
         let accepted = try #require(fixture.sandbox.accepted.first)
-        #expect(accepted.name == name && accepted.token == FCMFixture.registrationToken && accepted.accessToken == token)
+        #expect(
+            accepted.name == name && accepted.token == FCMFixture.registrationToken && accepted.accessToken == token)
         #expect((accepted.message["data"] as? [String: String]) == ["notificationId": "n1"])
         #expect(fixture.sandbox.statusCounts == [200: 1])
     }
@@ -41,7 +42,8 @@ struct FCMSendTests {
             field: "message.android"),
         Refusal(
             name: "number as data value",
-            message: FCMFixture.message().replacingOccurrences(of: #""n1""#, with: "12"), field: "message.data[0].value"),
+            message: FCMFixture.message().replacingOccurrences(of: #""n1""#, with: "12"), field: "message.data[0].value"
+        ),
         Refusal(
             name: "priority URGENT", message: FCMFixture.message().replacingOccurrences(of: "HIGH", with: "URGENT"),
             field: "message.android.priority"),
@@ -67,7 +69,8 @@ struct FCMSendTests {
         let fixture = try FCMFixture()
         let token = try await fixture.accessToken()
         let response = await fixture.sandbox.respond(
-            to: FCMFixture.send(refusal.message, accessToken: token, path: refusal.path, contentType: refusal.contentType))
+            to: FCMFixture.send(
+                refusal.message, accessToken: token, path: refusal.path, contentType: refusal.contentType))
         let error = FCMFixture.error(response)
         #expect(response.status == refusal.status, "\(String(decoding: response.body, as: UTF8.self))")
         #expect(error["code"] as? Int == refusal.status && error["status"] as? String == refusal.canonical)

@@ -65,7 +65,9 @@ struct FCMTokenEndpointTests {
         let fixture = try FCMFixture()
         let response = await fixture.sandbox.respond(to: try refused.request())
         #expect(response.status == 400)
-        #expect(FCMFixture.oauthError(response) == refused.expectedError, "\(String(decoding: response.body, as: UTF8.self))")
+        #expect(
+            FCMFixture.oauthError(response) == refused.expectedError,
+            "\(String(decoding: response.body, as: UTF8.self))")
         #expect(fixture.sandbox.tokenExchanges == 0)
     }
 

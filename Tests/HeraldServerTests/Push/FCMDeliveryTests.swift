@@ -146,7 +146,8 @@ struct FCMDeliveryTests {
             let id = try await fixture.publish(to: "hal")
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["sent", "sent"], "\(items)")
-            #expect(fixture.sandbox.accepted(for: apnsToken).count == 1 && fixture.fcm.accepted(for: fcmToken).count == 1)
+            #expect(
+                fixture.sandbox.accepted(for: apnsToken).count == 1 && fixture.fcm.accepted(for: fcmToken).count == 1)
         }
     }
 }

@@ -137,7 +137,8 @@ struct PushFixture {
 
     /// A fresh FCM registration token (letters, digits, `_`, `:` and `-`, as FCM's).
     static func registrationToken() -> String {
-        "fcm_" + UUID().uuidString.lowercased() + ":APA91bH-" + (0..<24).map { _ in String(Int.random(in: 0...9)) }.joined()
+        "fcm_" + UUID().uuidString.lowercased() + ":APA91bH-"
+            + (0..<24).map { _ in String(Int.random(in: 0...9)) }.joined()
     }
 
     /// A fresh 64-hex-digit APNs device token.
