@@ -70,6 +70,23 @@ struct FCMDeliveryTests {
         }
     }
 
+    @Test("a connection dropped without an answer loses nothing: sent again, accepted exactly once")
+    func droppedConnection() async throws {
+        try await PushFixture.run { fixture in
+            let token = PushFixture.registrationToken()
+            fixture.fcm.setFault(.dropConnection, for: token, times: 1)
+            try await fixture.register(token, provider: .fcm, platform: .android, for: "dina")
+            let id = try await fixture.publish(to: "dina")
+            let items = try await fixture.settledDeliveries(of: id)
+            // libcurl itself sends a request again once when the reused connection it went out
+            // on dies before any answer, so the worker may see one attempt or two.
+            #expect(items.map(\.status) == ["sent"] && (1...2).contains(items.first?.attempts ?? 0), "\(items)")
+            #expect(fixture.fcm.accepted(for: token).count == 1)
+            #expect(fixture.fcm.statusCounts == [200: 1])
+            #expect(fixture.gateway.connectionsAccepted >= 2, "the connection was never dropped")
+        }
+    }
+
     @Test(
         "UNREGISTERED and SENDER_ID_MISMATCH: failed with FCM's code after one attempt, the device deactivated",
         arguments: [(FCMFault.unregistered, "UNREGISTERED"), (.senderIdMismatch, "SENDER_ID_MISMATCH")])
