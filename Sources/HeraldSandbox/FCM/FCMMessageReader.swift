@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads and checks a `messages:send` body as FCM does: a JSON object holding `message` (and
 /// optionally `validate_only`), no unknown field at any level, exactly one target (a registration
-/// token, for this sandbox), string data, `android.priority` `NORMAL` or `HIGH`, `android.ttl` a
-/// duration such as `"3.5s"`, and a payload of at most 4096 bytes.
+/// token, for this sandbox), string data without FCM's reserved keys, `android.priority` `NORMAL`
+/// or `HIGH`, `android.ttl` a duration such as `"3.5s"`, and a payload of at most 4096 bytes.
 ///
 /// Field names are taken in both spellings protobuf JSON allows (`collapse_key`, `collapseKey`).
 struct FCMMessageReader: Sendable {
@@ -54,6 +54,11 @@ struct FCMMessageReader: Sendable {
                 "The registration token is not a valid FCM registration token")
         }
         let data = try Self.stringMap(message["data"], at: "message.data")
+        if let reserved = data.keys.sorted().first(where: Self.isReservedDataKey) {
+            throw .fcmError(
+                400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
+                "Invalid data key \"\(reserved.prefix(60))\": reserved by FCM")
+        }
         let notification = try Self.strings(
             message["notification"], ["title", "body", "image"], at: "message.notification")
         try Self.android(message["android"])
@@ -162,6 +167,12 @@ struct FCMMessageReader: Sendable {
             fields[name] = text
         }
         return fields
+    }
+
+    /// A data key FCM keeps for itself: `from`, `message_type`, or one starting with `google` or `gcm`.
+    static func isReservedDataKey(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        return ["from", "message_type"].contains(lowered) || lowered.hasPrefix("google") || lowered.hasPrefix("gcm")
     }
 
     /// A protobuf JSON duration: whole seconds with up to nine fractional digits, then `s`.

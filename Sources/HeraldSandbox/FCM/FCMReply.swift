@@ -17,6 +17,11 @@ struct FCMReply: Error {
         self.headers = headers
     }
 
+    /// A Google API error without details: `code`, its `canonical` status and `message`.
+    static func status(_ code: Int, _ canonical: String, _ message: String) -> FCMReply {
+        FCMReply(status: code, object: error(code, canonical, message))
+    }
+
     /// An FCM error carrying FCM's own `errorCode` in an `FcmError` detail.
     static func fcmError(_ status: Int, _ canonical: String, _ errorCode: String, _ message: String) -> FCMReply {
         FCMReply(

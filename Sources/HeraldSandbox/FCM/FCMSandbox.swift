@@ -85,18 +85,15 @@ public final class FCMSandbox: Sendable {
             case .delay(let duration): try? await Task.sleep(for: duration)
             }
         }
-        let message = state.withLock { state in
-            let number = state.nextMessageNumber
-            state.nextMessageNumber += 1
-            let id =
-                "0:\(Int64(now.timeIntervalSince1970 * 1_000_000))%\(Hex.encode(SecureRandom.bytes(count: 4)))\(number)"
-            let message = FCMAcceptedMessage(
-                token: read.token, name: "projects/\(projectID)/messages/\(id)",
-                accessToken: String(request.header("authorization")?.dropFirst(7) ?? ""), body: request.body,
-                receivedAt: now)
+        // Shaped like FCM's ids: `0:<microseconds>%<hex>`.
+        let id = "0:\(Int64(now.timeIntervalSince1970 * 1_000_000))%\(Hex.encode(SecureRandom.bytes(count: 8)))"
+        let message = FCMAcceptedMessage(
+            token: read.token, name: "projects/\(projectID)/messages/\(id)",
+            accessToken: String(request.header("authorization")?.dropFirst(7) ?? ""), body: request.body,
+            receivedAt: now)
+        state.withLock { state in
             state.record(message)
             state.statusCounts[200, default: 0] += 1
-            return message
         }
         // A message whose answer never left (its connection dropped meanwhile) was not accepted:
         // the provider cannot know, and sends it again.
@@ -110,25 +107,18 @@ public final class FCMSandbox: Sendable {
         let prefix = "/v1/projects/"
         let suffix = "/messages:send"
         guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
-            throw FCMReply(
-                status: 404,
-                object: FCMReply.error(404, "NOT_FOUND", "The requested URL \(path.prefix(100)) was not found."))
+            throw .status(404, "NOT_FOUND", "The requested URL \(path.prefix(100)) was not found.")
         }
         let project = String(path.dropFirst(prefix.count).dropLast(suffix.count))
         guard request.method == "POST" else {
-            throw FCMReply(
-                status: 405,
-                object: FCMReply.error(405, "METHOD_NOT_ALLOWED", "Method \(request.method) is not allowed."))
+            throw .status(405, "METHOD_NOT_ALLOWED", "Method \(request.method) is not allowed.")
         }
         guard tokenEndpoint.authorizes(request.header("authorization"), now: now) else { throw .unauthenticated }
         guard project == projectID else {
-            throw FCMReply(
-                status: 403,
-                object: FCMReply.error(
-                    403, "PERMISSION_DENIED",
-                    "Permission 'cloudmessaging.messages.create' denied on resource "
-                        + "'//cloudresourcemanager.googleapis.com/projects/\(project.prefix(60))' (or it may not exist)."
-                ))
+            throw .status(
+                403, "PERMISSION_DENIED",
+                "Permission 'cloudmessaging.messages.create' denied on resource "
+                    + "'//cloudresourcemanager.googleapis.com/projects/\(project.prefix(60))' (or it may not exist).")
         }
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
             throw .badRequest(field: "", "Invalid JSON payload received. The content type must be application/json.")

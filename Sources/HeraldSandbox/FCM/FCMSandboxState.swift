@@ -14,7 +14,6 @@ struct FCMSandboxState {
     var acceptedLimit: Int
     var faults: [String: FaultRule] = [:]
     var statusCounts: [Int: Int] = [:]
-    var nextMessageNumber: UInt64 = 1
 
     /// Records `message`, dropping the oldest quarter once full (one move per many appends).
     mutating func record(_ message: FCMAcceptedMessage) {

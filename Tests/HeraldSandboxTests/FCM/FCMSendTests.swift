@@ -55,6 +55,7 @@ struct FCMSendTests {
             message: FCMFixture.message(extra: #","topic":"news""#), field: "message"),
         Refusal(name: "no target", message: #"{"notification":{"title":"Hi"}}"#),
         Refusal(name: "malformed token", message: FCMFixture.message(token: "has space")),
+        Refusal(name: "reserved data key", message: #"{"token":"t1","data":{"google.sent_time":"1"}}"#),
         Refusal(
             name: "payload over 4096 bytes",
             message: #"{"token":"t1","data":{"pad":"\#(String(repeating: "x", count: 4_100))"}}"#),
