@@ -35,7 +35,7 @@ public final class HeraldApplication: Sendable {
         let services = Services(
             store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake, now: now)
-        let senders = try PushSenders(apns: configuration.apns, now: now)
+        let senders = try PushSenders(apns: configuration.apns, fcm: configuration.fcm, now: now)
         self.senders = senders
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
@@ -124,7 +124,7 @@ public final class HeraldApplication: Sendable {
     public func stop() async {
         worker.stop()
         await workerTask.withLock { $0 }?.value
-        await senders.http?.shutdown()
+        await senders.shutdown()
         for task in background.withLock({ tasks in
             defer { tasks = [] }
             return tasks

@@ -59,6 +59,54 @@ struct SandboxCommandTests {
         #expect(await sandbox.stop() == .exited(0))
     }
 
+    @Test("herald.env's FCM settings: a real herald serve exchanges a token and its FCM push is accepted")
+    func serveSendsToFCMSandbox() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sandbox = try await Self.startSandbox(directory)
+        let settings = try Self.readEnvironmentFile(directory + "/herald.env")
+        #expect(settings["HERALD_FCM_BASE_URL"] == "https://127.0.0.1:\(sandbox.port)")
+        let accountFile = try #require(settings["HERALD_FCM_SERVICE_ACCOUNT"])
+        let account = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: accountFile)))
+        #expect((account as? [String: String])?["token_uri"] == "https://127.0.0.1:\(sandbox.port)/token")
+
+        let database = "sqlite:" + directory + "/h.db"
+        let secret = "sandbox-command-test-secret-0123456789"
+        let flags = [("SERVICE_ACCOUNT", "service-account"), ("BASE_URL", "base-url"), ("CA_FILE", "ca-file")]
+            .flatMap { ["--fcm-\($0.1)", settings["HERALD_FCM_\($0.0)"] ?? ""] }
+        let server = try await HeraldProcess.start(database: database, secret: secret, extraArguments: flags)
+        let key =
+            try await HeraldExecutable.run(["keys", "create", "--database", database])
+            .split(separator: "\n").last.map(String.init) ?? ""
+        let token =
+            try await HeraldExecutable.run(
+                ["token", "--user", "dev-user", "--database", database, "--user-token-secret", secret]
+            ).split(separator: "\n").last.map(String.init) ?? ""
+        let client = LoopbackHTTPClient(port: server.port)
+        let registrationToken = "fcm-sandbox-command:APA91bH-0123456789"
+        let registered = try await client.request(
+            "POST", "/v1/me/devices", headers: Self.json(bearer: token),
+            body: Array(#"{"token":"\#(registrationToken)","provider":"fcm","platform":"android"}"#.utf8))
+        #expect((200..<300).contains(registered.status))
+        let published = try await client.request(
+            "POST", "/v1/notifications", headers: Self.json(bearer: key),
+            body: Array(
+                #"{"recipients":["dev-user"],"type":"order.shipped","title":"Shipped","body":"Friday","push":{"send":true}}"#
+                    .utf8))
+        #expect(published.status == 202)
+
+        var accepted = ""
+        for _ in 0..<100 where !accepted.contains(registrationToken) {
+            try await Task.sleep(for: .milliseconds(100))
+            accepted = try await Self.admin(
+                port: sandbox.port, caFile: settings["HERALD_FCM_CA_FILE"] ?? "", path: "/admin/fcm/accepted")
+        }
+        #expect(accepted.contains(registrationToken) && accepted.contains("Shipped"), "\(accepted)")
+        #expect(accepted.contains(#""tokenExchanges":1"#), "\(accepted)")
+        #expect(await server.stop() == .exited(0))
+        #expect(await sandbox.stop() == .exited(0))
+    }
+
     @Test("SIGTERM stops the sandbox with exit 0; a second start reuses the key id")
     func stopsCleanlyAndKeepsItsKey() async throws {
         let directory = try Self.temporaryDirectory()
@@ -109,10 +157,11 @@ struct SandboxCommandTests {
         [("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json")]
     }
 
-    /// `GET /admin/apns/accepted` over TLS, trusting the sandbox's certificate.
-    private static func admin(port: Int, caFile: String) async throws -> String {
+    /// `GET path` (the APNs accepted list unless told otherwise) over TLS, trusting the
+    /// sandbox's certificate.
+    private static func admin(port: Int, caFile: String, path: String = "/admin/apns/accepted") async throws -> String {
         let result = try await ChildProcess.run(
-            "/usr/bin/curl", ["-sS", "--cacert", caFile, "https://127.0.0.1:\(port)/admin/apns/accepted"])
+            "/usr/bin/curl", ["-sS", "--cacert", caFile, "https://127.0.0.1:\(port)\(path)"])
         return result.stdout
     }
 }

@@ -3,7 +3,8 @@ import HeraldCrypto
 
 /// The key material of a sandbox, made on first start in its state directory and reused after:
 /// the APNs `.p8` key (`AuthKey_<KEYID>.p8`, PKCS#8 PEM, mode 0600) with its key id, team id and
-/// bundle id (in `apns.json`), and the TLS identity its listener presents.
+/// bundle id (in `apns.json`), the FCM service account (``SandboxServiceAccount``), and the TLS
+/// identity its listener presents.
 public struct SandboxCredentials: Sendable {
     /// The bundle id a new directory gets.
     public static let defaultBundleID = "dev.herald.sandbox"
@@ -19,6 +20,8 @@ public struct SandboxCredentials: Sendable {
     public var bundleID: String
     /// The self-signed certificate and key for TLS.
     public var tls: TLSIdentity
+    /// The FCM service account.
+    public var fcm: SandboxServiceAccount
 
     /// Where the `.p8` key is.
     public var keyPath: String { directory + "/AuthKey_\(keyID).p8" }
@@ -33,6 +36,14 @@ public struct SandboxCredentials: Sendable {
         } catch {
             throw SandboxError(.credentials, "Cannot make the TLS identity in \(directory): \(error)")
         }
+        let fcm: SandboxServiceAccount
+        do {
+            fcm = try SandboxServiceAccount.loadOrCreate(in: directory)
+        } catch let error as SandboxError {
+            throw error
+        } catch {
+            throw SandboxError(.credentials, "Cannot read or write the FCM service account in \(directory): \(error)")
+        }
         let record = directory + "/apns.json"
         do {
             if FileManager.default.fileExists(atPath: record) {
@@ -41,11 +52,11 @@ public struct SandboxCredentials: Sendable {
                 let pem = try String(contentsOfFile: directory + "/AuthKey_\(ids.keyId).p8", encoding: .utf8)
                 return SandboxCredentials(
                     directory: directory, key: try SigningKey(privateKeyPEM: pem), keyID: ids.keyId, teamID: ids.teamId,
-                    bundleID: ids.bundleId, tls: tls)
+                    bundleID: ids.bundleId, tls: tls, fcm: fcm)
             }
             let credentials = SandboxCredentials(
                 directory: directory, key: try SigningKey.generateP256(), keyID: identifier(), teamID: identifier(),
-                bundleID: bundleID, tls: tls)
+                bundleID: bundleID, tls: tls, fcm: fcm)
             try credentials.write(record: record)
             return credentials
         } catch let error as SandboxError {

@@ -14,7 +14,7 @@ enum Help {
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           bench         Seed data and mint tokens for scripts/bench-inbox.sh.
-          sandbox       Run the local push provider sandbox (APNs look-alike) for development.
+          sandbox       Run the local push provider sandbox (APNs and FCM look-alikes) for development.
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
         Flags win over the environment. Run `herald <command> --help` for a command's options.
@@ -50,6 +50,12 @@ enum Help {
                                       devices https://api.sandbox.push.apple.com)
           --apns-ca-file PATH         PEM certificates to trust instead of the system's, e.g. the
                                       sandbox's [HERALD_APNS_CA_FILE]
+          --fcm-service-account PATH  Service-account JSON key of the Firebase project; turns FCM on
+                                      [HERALD_FCM_SERVICE_ACCOUNT]
+          --fcm-base-url URL          FCM endpoint [HERALD_FCM_BASE_URL] (default
+                                      https://fcm.googleapis.com)
+          --fcm-ca-file PATH          PEM certificates to trust for FCM and the account's token_uri
+                                      [HERALD_FCM_CA_FILE]
           --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 64)
           --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 256)
           --push-lease SECONDS        How long a claimed row waits before another claim
@@ -59,8 +65,8 @@ enum Help {
           --push-retry-cap SECONDS    Longest retry wait [HERALD_PUSH_RETRY_CAP] (default 1800)
           --push-max-attempts N       Attempts before a delivery fails [HERALD_PUSH_MAX_ATTEMPTS]
                                       (default 8)
-        Rows for a provider that is not configured (FCM and Expo for now, until their clients
-        exist; APNs without settings) end failed with reason provider_not_configured.
+        Rows for a provider that is not configured (Expo for now, until its client exists; APNs
+        or FCM without settings) end failed with reason provider_not_configured.
 
         SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
 
@@ -121,9 +127,11 @@ extension Help {
     static let sandbox = """
         Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
 
-        Runs the local push provider sandbox: an APNs look-alike over TLS (HTTP/2) that checks
-        provider tokens, headers and payloads as strictly as Apple's servers and records what it
-        accepts. FCM and Expo look-alikes come later.
+        Runs the local push provider sandbox over TLS (HTTP/2): an APNs look-alike that checks
+        provider tokens, headers and payloads as strictly as Apple's servers, and an FCM HTTP v1
+        look-alike with its OAuth2 token endpoint (POST /token) that checks service-account
+        assertions, access tokens and message bodies as strictly as Google's. Both record what
+        they accept. An Expo look-alike comes later.
 
         Options (environment twin in brackets):
           --host HOST        Address to listen on (default 127.0.0.1)
@@ -131,10 +139,12 @@ extension Help {
           --state-dir DIR    Where the key material is kept and reused [HERALD_SANDBOX_STATE_DIR]
                              (default ./.herald-sandbox)
 
-        On first start DIR gets the APNs .p8 key (AuthKey_<KEYID>.p8) with its ids (apns.json)
-        and a self-signed TLS certificate (sandbox-cert.pem, sandbox-key.pem). Every start
-        writes DIR/herald.env: the HERALD_APNS_* settings (absolute paths) that point
-        `herald serve` at this sandbox. It logs `herald sandbox listening ... port=N env=PATH`.
+        On first start DIR gets the APNs .p8 key (AuthKey_<KEYID>.p8) with its ids (apns.json),
+        an FCM service account (fcm-service-account.json, RSA 2048) and a self-signed TLS
+        certificate (sandbox-cert.pem, sandbox-key.pem). Every start rewrites the service
+        account's token_uri with the port listened on, and writes DIR/herald.env: the
+        HERALD_APNS_* and HERALD_FCM_* settings (absolute paths) that point `herald serve` at
+        this sandbox. It logs `herald sandbox listening ... port=N env=PATH`.
 
         Admin endpoints (same port, TLS; trust DIR/sandbox-cert.pem):
           GET    /admin/apns/accepted  The accepted notifications, oldest first, and counts per status
@@ -143,6 +153,13 @@ extension Help {
                                        tooManyRequests, serviceUnavailable, delay, dropConnection
                                        or none (clears that token's fault)
           DELETE /admin/apns/faults    Clears every fault
+          GET    /admin/fcm/accepted   The accepted FCM messages, oldest first, counts per status and
+                                       the number of access tokens issued
+          POST   /admin/fcm/faults     {"deviceToken", "fault", "retryAfter"?, "delayMilliseconds"?,
+                                       "times"?}; fault is unregistered, senderIdMismatch,
+                                       tooManyRequests, unavailable, delay, dropConnection or none
+          DELETE /admin/fcm/faults     Clears every FCM fault
+          DELETE /admin/fcm/access-tokens  Revokes every access token issued (the next send gets 401)
 
         The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge
         (h2c, e.g. curl --http2-prior-knowledge http://127.0.0.1:8090/...): the first byte a

@@ -77,6 +77,7 @@ public struct HeraldCLI: Sendable {
             configuration.logLevel = parsed
         }
         configuration.apns = try args.apnsSettings()
+        configuration.fcm = try args.fcmSettings()
         configuration.pushWorker = try args.pushWorkerSettings()
         let logger = Logger(label: "herald", level: configuration.logLevel)
         let app = try await HeraldApplication(configuration: configuration, logger: logger)

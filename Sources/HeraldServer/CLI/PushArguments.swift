@@ -4,6 +4,7 @@ extension Arguments {
     /// The `serve` flags of push delivery (each with its `HERALD_*` twin).
     static let pushFlags: Set<String> = [
         "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
+        "fcm-service-account", "fcm-base-url", "fcm-ca-file",
         "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
         "push-max-attempts",
     ]
@@ -29,6 +30,18 @@ extension Arguments {
         return APNsSettings(
             keyFile: given[0], keyID: given[1], teamID: given[2], topic: given[3], baseURL: value("apns-base-url"),
             caFile: value("apns-ca-file"))
+    }
+
+    /// The FCM settings: `nil` when none is given, a usage error when the base URL or CA file
+    /// comes without the service account.
+    func fcmSettings() throws -> FCMSettings? {
+        guard let file = value("fcm-service-account"), !file.isEmpty else {
+            if let optional = ["fcm-base-url", "fcm-ca-file"].first(where: { value($0) != nil }) {
+                throw CLIError("--\(optional) needs --fcm-service-account")
+            }
+            return nil
+        }
+        return FCMSettings(serviceAccountFile: file, baseURL: value("fcm-base-url"), caFile: value("fcm-ca-file"))
     }
 
     /// The delivery worker's settings, defaults for what is not given.

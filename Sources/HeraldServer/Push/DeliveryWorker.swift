@@ -12,8 +12,8 @@ import Synchronization
 /// earliest retry it scheduled, when sooner). ``stop()`` stops claiming and lets the sends in
 /// flight finish; a row it could not finish stays claimed until its lease runs out.
 final class DeliveryWorker: Sendable {
-    /// The reason on rows whose provider has no client configured. Temporary for FCM and Expo,
-    /// until their clients exist.
+    /// The reason on rows whose provider has no client configured (no settings given; Expo
+    /// until its client exists).
     static let providerNotConfigured = "provider_not_configured"
 
     private let store: any HeraldStore
@@ -91,7 +91,7 @@ final class DeliveryWorker: Sendable {
 
     /// Sends one row and records its outcome.
     private func deliver(_ row: ClaimedDelivery) async {
-        guard let client = senders.apnsClient(provider: row.provider, environment: row.environment) else {
+        guard let client = senders.client(provider: row.provider, environment: row.environment) else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
             return
         }

@@ -3,58 +3,111 @@ import HeraldCrypto
 import HeraldModel
 import HeraldPush
 
-/// The provider clients the worker sends through: one shared ``HTTP2Client`` and provider
-/// token, and an ``APNsClient`` per device environment. FCM and Expo are not wired yet.
+/// The provider clients the worker sends through: an ``APNsClient`` per device environment and
+/// an ``FCMClient``, over HTTP/2 clients shared between providers whose CA settings agree (one
+/// for both, in production). Expo is not wired yet.
 struct PushSenders: Sendable {
-    let http: HTTP2Client?
+    /// The HTTP/2 clients the providers send through, each once.
+    let httpClients: [HTTP2Client]
     private let apns: [PushEnvironment: APNsClient]
+    private let fcm: FCMClient?
 
     /// No provider configured: every row fails with `provider_not_configured`.
-    static let none = PushSenders(http: nil, apns: [:])
+    static let none = PushSenders(httpClients: [], apns: [:], fcm: nil)
 
-    private init(http: HTTP2Client?, apns: [PushEnvironment: APNsClient]) {
-        self.http = http
+    private init(httpClients: [HTTP2Client], apns: [PushEnvironment: APNsClient], fcm: FCMClient?) {
+        self.httpClients = httpClients
         self.apns = apns
+        self.fcm = fcm
     }
 
-    /// Clients for `settings`; throws when the key file cannot be read or is not a P-256 key.
+    /// Clients for the configured providers; throws ``PushSettingsError`` when the APNs key file
+    /// cannot be read or is not a P-256 key, or the FCM service account cannot be read or used.
     ///
-    /// Without a base URL, production devices go to APNs production and development devices to
-    /// its development gateway; with one, every device goes there.
-    init(apns settings: APNsSettings?, now: @escaping @Sendable () -> Date) throws {
-        guard let settings else {
-            self = .none
-            return
+    /// Without an APNs base URL, production devices go to APNs production and development
+    /// devices to its development gateway; with one, every device goes there.
+    init(apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, now: @escaping @Sendable () -> Date) throws {
+        // Credentials first: a bad file stops the start before any client thread runs.
+        let token = try apnsSettings.map { try Self.providerToken($0, now: now) }
+        let account = try fcmSettings.map { try Self.serviceAccount($0) }
+        var shared: [String?: HTTP2Client] = [:]
+        func http(caFile: String?) throws -> HTTP2Client {
+            if let client = shared[caFile] { return client }
+            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile))
+            shared[caFile] = client
+            return client
         }
+        var apns: [PushEnvironment: APNsClient] = [:]
+        if let apnsSettings, let token {
+            let client = try http(caFile: apnsSettings.caFile)
+            for environment in PushEnvironment.allCases {
+                let url =
+                    apnsSettings.baseURL
+                    ?? (environment == .production ? APNsConfiguration.productionURL : APNsConfiguration.developmentURL)
+                apns[environment] = APNsClient(
+                    configuration: APNsConfiguration(baseURL: url, topic: apnsSettings.topic), providerToken: token,
+                    exchange: { try await client.send($0) })
+            }
+        }
+        var fcm: FCMClient?
+        if let fcmSettings, let account {
+            let client = try http(caFile: fcmSettings.caFile)
+            let exchange: HTTP2Exchange = { try await client.send($0) }
+            fcm = FCMClient(
+                configuration: FCMConfiguration(
+                    baseURL: fcmSettings.baseURL ?? FCMConfiguration.productionURL, projectID: account.projectID),
+                accessTokens: FCMAccessTokenCache(account: account, clock: now, send: exchange), exchange: exchange)
+        }
+        self.init(httpClients: Array(shared.values), apns: apns, fcm: fcm)
+    }
+
+    /// The client for `provider` in `environment`, when it is configured.
+    func client(provider: PushProvider, environment: PushEnvironment) -> (any PushClient)? {
+        switch provider {
+        case .apns: apns[environment]
+        case .fcm: fcm
+        case .expo: nil
+        }
+    }
+
+    /// Fails the requests still in flight and frees every HTTP/2 client.
+    func shutdown() async {
+        for client in httpClients { await client.shutdown() }
+    }
+
+    private static func providerToken(_ settings: APNsSettings, now: @escaping @Sendable () -> Date) throws
+        -> APNsProviderToken
+    {
         let pem: String
         do {
             pem = try String(contentsOfFile: settings.keyFile, encoding: .utf8)
         } catch {
             throw PushSettingsError("cannot read the APNs key file \(settings.keyFile): \(error.localizedDescription)")
         }
-        let token: APNsProviderToken
         do {
             let key = try SigningKey(privateKeyPEM: pem)
-            token = try APNsProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID, clock: now)
+            return try APNsProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID, clock: now)
         } catch {
             throw PushSettingsError("the APNs key file \(settings.keyFile) must hold a private P-256 (.p8) key")
         }
-        let http = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: settings.caFile))
-        var clients: [PushEnvironment: APNsClient] = [:]
-        for environment in PushEnvironment.allCases {
-            let url =
-                settings.baseURL
-                ?? (environment == .production ? APNsConfiguration.productionURL : APNsConfiguration.developmentURL)
-            clients[environment] = APNsClient(
-                configuration: APNsConfiguration(baseURL: url, topic: settings.topic), providerToken: token,
-                exchange: { try await http.send($0) })
-        }
-        self.init(http: http, apns: clients)
     }
 
-    /// The client for `provider` in `environment`, when it is configured.
-    func apnsClient(provider: PushProvider, environment: PushEnvironment) -> APNsClient? {
-        provider == .apns ? apns[environment] : nil
+    private static func serviceAccount(_ settings: FCMSettings) throws -> FCMServiceAccount {
+        let json: Data
+        do {
+            json = try Data(contentsOf: URL(fileURLWithPath: settings.serviceAccountFile))
+        } catch {
+            throw PushSettingsError(
+                "cannot read the FCM service account file \(settings.serviceAccountFile): \(error.localizedDescription)"
+            )
+        }
+        do {
+            return try FCMServiceAccount(json: Array(json))
+        } catch {
+            throw PushSettingsError(
+                "the FCM service account file \(settings.serviceAccountFile) is not a usable service-account JSON key: \(error)"
+            )
+        }
     }
 }
 

@@ -29,6 +29,24 @@ public struct APNsSettings: Sendable, Equatable {
     }
 }
 
+/// How the server reaches FCM HTTP v1: a service-account JSON file (its project, key and token
+/// endpoint), and where to send.
+public struct FCMSettings: Sendable, Equatable {
+    /// Path of the service-account JSON key file, as the Firebase console issues it.
+    public var serviceAccountFile: String
+    /// The FCM endpoint. `nil`: `https://fcm.googleapis.com`.
+    public var baseURL: String?
+    /// A PEM file of the certificate authorities to trust instead of the system's (the sandbox's),
+    /// for the FCM endpoint and the service account's token endpoint alike.
+    public var caFile: String?
+
+    public init(serviceAccountFile: String, baseURL: String? = nil, caFile: String? = nil) {
+        self.serviceAccountFile = serviceAccountFile
+        self.baseURL = baseURL
+        self.caFile = caFile
+    }
+}
+
 /// How the delivery worker claims and retries outbox rows.
 public struct PushWorkerSettings: Sendable, Equatable {
     /// Whether the worker runs at all. No flag: `herald serve` always runs it; tests that read

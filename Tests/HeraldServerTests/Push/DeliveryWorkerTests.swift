@@ -57,15 +57,16 @@ struct DeliveryWorkerTests {
         }
     }
 
-    @Test("an FCM device fails with provider_not_configured (no FCM client yet)")
+    @Test("without FCM settings an FCM device fails with provider_not_configured, and nothing is sent")
     func providerNotConfigured() async throws {
-        try await PushFixture.run { fixture in
+        try await PushFixture.run(configuresFCM: false) { fixture in
             try await fixture.register(
                 "fcm-token-for-the-pixel-98765432", provider: .fcm, platform: .android, for: "dan")
             let id = try await fixture.publish(to: "dan")
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"] && items.map(\.reason) == ["provider_not_configured"])
-            #expect(fixture.sandbox.accepted.isEmpty)
+            #expect(fixture.sandbox.accepted.isEmpty && fixture.fcm.accepted.isEmpty)
+            #expect(fixture.fcm.tokenExchanges == 0)
         }
     }
 }

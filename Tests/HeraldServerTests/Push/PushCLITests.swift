@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite("herald serve: push settings")
@@ -7,6 +8,7 @@ struct PushCLITests {
         let help = await CLITests.run(["serve", "--help"]).out.joined()
         for name in [
             "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
+            "fcm-service-account", "fcm-base-url", "fcm-ca-file",
             "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
             "push-max-attempts",
         ] {
@@ -32,5 +34,34 @@ struct PushCLITests {
             let result = await CLITests.run(["serve", "--database", "sqlite::memory:"] + bad)
             #expect(result.status == 2, "\(bad)")
         }
+    }
+
+    @Test("FCM: a base URL or CA file without the service account is a usage error (exit 2)")
+    func fcmWithoutServiceAccount() async {
+        let result = await CLITests.run(
+            ["serve", "--database", "sqlite::memory:"], environment: ["HERALD_FCM_BASE_URL": "https://127.0.0.1:1"])
+        #expect(result.status == 2 && result.err.joined().contains("--fcm-base-url needs --fcm-service-account"))
+    }
+
+    @Test("FCM: an unreadable or unusable service-account file stops the start with a message naming it")
+    func badServiceAccount() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fcm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing.json").path
+        let unreadable = await CLITests.run(
+            ["serve", "--port", "0", "--database", "sqlite::memory:", "--fcm-service-account", missing])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.err.joined().contains("cannot read the FCM service account file \(missing)"))
+
+        let invalid = directory.appendingPathComponent("account.json").path
+        try Data(#"{"type":"service_account","project_id":"p"}"#.utf8).write(to: URL(fileURLWithPath: invalid))
+        let unusable = await CLITests.run(
+            ["serve", "--port", "0", "--database", "sqlite::memory:"],
+            environment: ["HERALD_FCM_SERVICE_ACCOUNT": invalid])
+        #expect(unusable.status == 1)
+        let message = unusable.err.joined()
+        #expect(message.contains("the FCM service account file \(invalid) is not a usable"), "\(message)")
+        #expect(message.contains("private_key"), "\(message)")
     }
 }

@@ -4,49 +4,62 @@ import HeraldSandbox
 import HeraldServer
 import Testing
 
-/// The APNs look-alike over TLS on a loopback port, and a server whose delivery worker sends to
-/// it (one provider token for the app, as the sandbox's `TooManyProviderTokenUpdates` wants).
+/// The APNs and FCM look-alikes over TLS on a loopback port, and a server whose delivery worker
+/// sends to them (one provider token for the app, as the sandbox's `TooManyProviderTokenUpdates`
+/// wants; FCM through the sandbox's service account and token endpoint).
 struct PushFixture {
     let sandbox: APNsSandbox
+    let fcm: FCMSandbox
     let gateway: HTTP2Server
     let server: TestServer
     let credentials: SandboxCredentials
     let apiKey: String
 
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
-    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`.
+    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`. The
+    /// server sends to FCM unless `configuresFCM` is false.
     static func start(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, configuresFCM: Bool = true
     ) async throws -> PushFixture {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-push-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let credentials = try SandboxCredentials.loadOrCreate(in: directory.path)
         let sandbox = try APNsSandbox(credentials: credentials)
+        let fcm = try FCMSandbox(credentials: credentials)
         let gateway = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: sandbox.respond)
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls),
+            handler: SandboxRouter(sandbox.routes + fcm.routes).respond)
+        try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(gateway.port)/token")
         let server = try await TestServer.start(configure: { configuration in
             configuration.apns = APNsSettings(
                 keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID,
                 topic: credentials.bundleID, baseURL: "https://127.0.0.1:\(gateway.port)",
                 caFile: credentials.tls.certificatePath)
+            if configuresFCM {
+                configuration.fcm = FCMSettings(
+                    serviceAccountFile: credentials.fcm.path, baseURL: "https://127.0.0.1:\(gateway.port)",
+                    caFile: credentials.tls.certificatePath)
+            }
             configuration.pushWorker.isEnabled = true
             configuration.pushWorker.retryBase = retryBase
             configuration.pushWorker.retryCap = retryCap ?? retryBase
             configuration.pushWorker.maxAttempts = maxAttempts
         })
         return PushFixture(
-            sandbox: sandbox, gateway: gateway, server: server, credentials: credentials,
+            sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
             apiKey: try await server.apiKey())
     }
 
-    /// Runs `body` against a fresh fixture (see ``start(retryBase:retryCap:maxAttempts:)``) and
-    /// stops it afterwards, also when `body` throws.
+    /// Runs `body` against a fresh fixture (see
+    /// ``start(retryBase:retryCap:maxAttempts:configuresFCM:)``) and stops it afterwards, also
+    /// when `body` throws.
     static func run(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8,
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, configuresFCM: Bool = true,
         _ body: (PushFixture) async throws -> Void
     ) async throws {
-        let fixture = try await start(retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts)
+        let fixture = try await start(
+            retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, configuresFCM: configuresFCM)
         do {
             try await body(fixture)
         } catch {
@@ -120,6 +133,12 @@ struct PushFixture {
             if condition(items) || clock.now >= end { return items }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// A fresh FCM registration token (letters, digits, `_`, `:` and `-`, as FCM's).
+    static func registrationToken() -> String {
+        "fcm_" + UUID().uuidString.lowercased() + ":APA91bH-"
+            + (0..<24).map { _ in String(Int.random(in: 0...9)) }.joined()
     }
 
     /// A fresh 64-hex-digit APNs device token.

@@ -1,0 +1,97 @@
+import Foundation
+import HeraldCrypto
+import HeraldModel
+import HeraldPush
+import Testing
+
+@Suite("FCM client")
+struct FCMClientTests {
+    static let registrationToken = "fcm-token_abc:APA91bH-example"
+    let clock = TestClock()
+
+    func client(_ fake: FakeFCM) -> FCMClient {
+        FCMClient(
+            configuration: FCMConfiguration(baseURL: FakeFCM.baseURL + "/", projectID: fake.tokens.account.projectID),
+            accessTokens: FCMAccessTokenCache(account: fake.tokens.account, clock: clock.closure, send: fake.exchange),
+            exchange: fake.exchange)
+    }
+
+    func send(_ client: FCMClient, payload: PushPayload = APNsFixtures.payload()) async throws -> PushVerdict {
+        try await client.send(
+            deviceToken: Self.registrationToken, deliveryID: APNsFixtures.deliveryID, payload: payload, expiresAt: nil,
+            now: clock.now)
+    }
+
+    @Test("sends pass a strict FCM with one access token for many; the verdict carries FCM's name")
+    func sent() async throws {
+        let fake = try FakeFCM(clock: clock)
+        let client = client(fake)
+        for _ in 0..<5 {
+            #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
+            clock.advance(minutes: 5)
+        }
+        #expect(fake.received.count == 5 && fake.received.allSatisfy { fake.problem(with: $0) == nil })
+        #expect(Set(fake.received.compactMap(FakeFCM.bearer)) == ["ya29.token-1"])
+        #expect(fake.tokens.calls == 1)
+    }
+
+    @Test("a 401 drops the access token: the retry exchanges a new one and is accepted")
+    func unauthenticated() async throws {
+        let fake = try FakeFCM(clock: clock)
+        let client = client(fake)
+        #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
+        fake.revoke("ya29.token-1")
+        #expect(try await send(client) == .retry(reason: "UNAUTHENTICATED", retryAfter: nil))
+        #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
+        #expect(fake.received.compactMap(FakeFCM.bearer) == ["ya29.token-1", "ya29.token-1", "ya29.token-2"])
+        #expect(fake.tokens.calls == 2)
+    }
+
+    @Test("UNREGISTERED and SENDER_ID_MISMATCH prune; QUOTA_EXCEEDED retries with its Retry-After")
+    func errorVerdicts() async throws {
+        let fake = try FakeFCM(clock: clock)
+        let client = client(fake)
+        fake.script(404, body: FCMResponseTableTests.body(404, "NOT_FOUND", "gone", errorCode: "UNREGISTERED"))
+        #expect(try await send(client) == .pruned(reason: "UNREGISTERED"))
+        fake.script(
+            403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "x", errorCode: "SENDER_ID_MISMATCH"))
+        #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH"))
+        fake.script(
+            429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
+            headers: [("retry-after", "7")])
+        #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7"))
+        fake.script(403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "no access"))
+        #expect(try await send(client) == .failed(reason: "PERMISSION_DENIED"))
+    }
+
+    @Test("a refused token exchange is a retry, and nothing is sent")
+    func tokenExchangeRefused() async throws {
+        let fake = try FakeFCM(clock: clock)
+        fake.tokens.answer(
+            HTTP2Response(status: 400, body: Array(#"{"error":"invalid_grant","error_description":"bad"}"#.utf8)))
+        #expect(
+            try await send(client(fake))
+                == .retry(reason: "AccessTokenUnavailable: token_request_rejected", retryAfter: nil))
+        #expect(fake.received.isEmpty)
+    }
+
+    @Test("a payload over 4096 bytes fails and is never sent")
+    func tooBig() async throws {
+        let fake = try FakeFCM(clock: clock)
+        let large = APNsFixtures.payload(data: ["pad": String(repeating: "x", count: 4_096)])
+        #expect(try await send(client(fake), payload: large) == .failed(reason: "MessageTooBig"))
+        #expect(fake.received.isEmpty)
+    }
+
+    @Test("a refused connection is a retry")
+    func connectionRefused() async throws {
+        let fake = try FakeFCM(clock: clock)
+        let http = try HTTP2Client()
+        let client = FCMClient(
+            configuration: FCMConfiguration(baseURL: "http://127.0.0.1:1", projectID: "herald-test"),
+            accessTokens: FCMAccessTokenCache(account: fake.tokens.account, clock: clock.closure, send: fake.exchange),
+            exchange: { try await http.send($0) })
+        #expect(try await send(client) == .retry(reason: "Transport: connectionRefused", retryAfter: nil))
+        await http.shutdown()
+    }
+}
