@@ -20,6 +20,8 @@ public struct HeraldConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// APNs token auth and gateway; `nil` leaves APNs rows failing with `provider_not_configured`.
     public var apns: APNsSettings?
+    /// The Expo push service (on by default: it needs no credentials) and its receipts.
+    public var expo = ExpoSettings()
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
 

@@ -59,8 +59,19 @@ enum Help {
           --push-retry-cap SECONDS    Longest retry wait [HERALD_PUSH_RETRY_CAP] (default 1800)
           --push-max-attempts N       Attempts before a delivery fails [HERALD_PUSH_MAX_ATTEMPTS]
                                       (default 8)
-        Rows for a provider that is not configured (FCM and Expo for now, until their clients
-        exist; APNs without settings) end failed with reason provider_not_configured.
+        Rows for a provider that is not configured (FCM for now, until its client exists; APNs
+        without settings) end failed with reason provider_not_configured.
+
+        Expo (on by default: it needs no key material):
+          --expo-base-url URL         The Expo push service [HERALD_EXPO_BASE_URL]
+                                      (default https://exp.host)
+          --expo-access-token TOKEN   Access token of a project with enhanced push security, sent
+                                      as Authorization: Bearer [HERALD_EXPO_ACCESS_TOKEN]
+          --expo-ca-file PATH         PEM certificates to trust instead of the system's, e.g. the
+                                      sandbox's [HERALD_EXPO_CA_FILE]
+          --expo-receipt-delay SECONDS
+                                      Wait after a ticket before fetching its receipt
+                                      [HERALD_EXPO_RECEIPT_DELAY] (default 900)
 
         SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
 

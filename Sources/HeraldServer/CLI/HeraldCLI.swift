@@ -78,6 +78,7 @@ public struct HeraldCLI: Sendable {
         }
         configuration.apns = try args.apnsSettings()
         configuration.pushWorker = try args.pushWorkerSettings()
+        configuration.expo = try args.expoSettings()
         let logger = Logger(label: "herald", level: configuration.logLevel)
         let app = try await HeraldApplication(configuration: configuration, logger: logger)
         try app.start()

@@ -2,7 +2,7 @@ import Foundation
 import HeraldHTTP
 import HeraldSandbox
 
-/// `herald sandbox`: the APNs look-alike over TLS (HTTP/2) on loopback, with its key material
+/// `herald sandbox`: the APNs and Expo look-alikes over TLS (HTTP/2) on loopback, with its key material
 /// and a `herald.env` that points `herald serve` at it, until SIGTERM or SIGINT.
 struct SandboxCommand {
     let cli: HeraldCLI
@@ -27,9 +27,10 @@ struct SandboxCommand {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let credentials = try SandboxCredentials.loadOrCreate(in: directory)
         let sandbox = try APNsSandbox(credentials: credentials)
+        let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(host: host, port: port, tls: credentials.tls),
-            handler: SandboxRouter(sandbox.routes).respond)
+            handler: SandboxRouter(sandbox.routes + expo.routes).respond)
         let envFile = directory + "/herald.env"
         try Self.environmentFile(credentials: credentials, port: server.port)
             .write(toFile: envFile, atomically: true, encoding: .utf8)
@@ -50,11 +51,14 @@ struct SandboxCommand {
             ("HERALD_APNS_TOPIC", credentials.bundleID),
             ("HERALD_APNS_BASE_URL", "https://127.0.0.1:\(port)"),
             ("HERALD_APNS_CA_FILE", credentials.tls.certificatePath),
+            ("HERALD_EXPO_BASE_URL", "https://127.0.0.1:\(port)"),
+            ("HERALD_EXPO_ACCESS_TOKEN", credentials.expoAccessToken),
+            ("HERALD_EXPO_CA_FILE", credentials.tls.certificatePath),
         ]
         let header = """
             # Written by `herald sandbox` on each start: points `herald serve` at this sandbox.
             # Use: set -a; . \(credentials.directory)/herald.env; set +a; herald serve
-            # APNs only for now; the FCM and Expo settings follow when their look-alikes exist.
+            # APNs and Expo for now; the FCM settings follow when its look-alike exists.
 
             """
         return header + settings.map { "\($0.0)='\($0.1.replacingOccurrences(of: "'", with: #"'\''"#))'\n" }.joined()

@@ -4,10 +4,17 @@ import HeraldModel
 import HeraldPush
 
 /// The provider clients the worker sends through: one shared ``HTTP2Client`` and provider
-/// token, and an ``APNsClient`` per device environment. FCM and Expo are not wired yet.
+/// token, and an ``APNsClient`` per device environment; an ``ExpoClient`` with its own HTTP/2
+/// client. FCM is not wired yet.
 struct PushSenders: Sendable {
     let http: HTTP2Client?
     private let apns: [PushEnvironment: APNsClient]
+    /// The Expo client, once ``withExpo(_:)`` configured it.
+    private(set) var expo: ExpoClient?
+    /// Expo's own HTTP/2 client (its CA file is not APNs's).
+    private(set) var expoHTTP: HTTP2Client?
+    /// Seconds after an Expo ticket before its receipt is due.
+    private(set) var expoReceiptDelay: TimeInterval = 900
 
     /// No provider configured: every row fails with `provider_not_configured`.
     static let none = PushSenders(http: nil, apns: [:])
@@ -50,6 +57,18 @@ struct PushSenders: Sendable {
                 exchange: { try await http.send($0) })
         }
         self.init(http: http, apns: clients)
+    }
+
+    /// These senders with an Expo client for `settings`.
+    func withExpo(_ settings: ExpoSettings) throws -> PushSenders {
+        var senders = self
+        let http = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: settings.caFile))
+        senders.expoHTTP = http
+        senders.expo = ExpoClient(
+            configuration: ExpoConfiguration(baseURL: settings.baseURL, accessToken: settings.accessToken),
+            exchange: { try await http.send($0) })
+        senders.expoReceiptDelay = settings.receiptDelay
+        return senders
     }
 
     /// The client for `provider` in `environment`, when it is configured.
