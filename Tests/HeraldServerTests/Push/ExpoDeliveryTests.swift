@@ -96,6 +96,19 @@ struct ExpoDeliveryTests {
         }
     }
 
+    @Test("a connection dropped mid-batch loses nothing: every message is sent again, and accepted once")
+    func droppedConnection() async throws {
+        try await ExpoFixture.run { fixture in
+            let tokens = ExpoFixture.tokens(5)
+            fixture.sandbox.setFault(.dropConnection, for: tokens[2], times: 1)
+            try await fixture.register(tokens, for: "gina")
+            let id = try await fixture.publish(to: "gina")
+            let rows = try await fixture.settledDeliveries(of: id)
+            #expect(rows.allSatisfy { $0.status == .sent && $0.attempts == 2 }, "\(rows)")
+            #expect(fixture.sandbox.accepted.map(\.to).sorted() == tokens.sorted(), "each accepted exactly once")
+        }
+    }
+
     @Test("the access token is sent; a wrong one is refused with 401 and the deliveries fail, never retried")
     func accessToken() async throws {
         try await ExpoFixture.run(accessToken: "not-the-sandbox-token") { fixture in
