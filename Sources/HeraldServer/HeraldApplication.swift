@@ -89,8 +89,7 @@ public final class HeraldApplication: Sendable {
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
     /// Starts listening and the background jobs (the delivery worker and the Expo receipt poller;
-    /// heartbeats; hourly pruning
-    /// of the event log and of expired idempotency claims).
+    /// heartbeats; hourly pruning of the event log and of expired idempotency claims).
     public func start() throws {
         try http.start()
         if configuration.pushWorker.isEnabled {

@@ -14,7 +14,7 @@ enum Help {
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           bench         Seed data and mint tokens for scripts/bench-inbox.sh.
-          sandbox       Run the local push provider sandbox (APNs look-alike) for development.
+          sandbox       Run the local push provider sandbox (APNs and Expo look-alikes).
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
         Flags win over the environment. Run `herald <command> --help` for a command's options.
@@ -132,9 +132,10 @@ extension Help {
     static let sandbox = """
         Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
 
-        Runs the local push provider sandbox: an APNs look-alike over TLS (HTTP/2) that checks
-        provider tokens, headers and payloads as strictly as Apple's servers and records what it
-        accepts. FCM and Expo look-alikes come later.
+        Runs the local push provider sandbox over TLS (HTTP/2): an APNs look-alike that checks
+        provider tokens, headers and payloads as strictly as Apple's servers, and an Expo push
+        service look-alike (send and getReceipts, with an access token) as strict as Expo's. Both
+        record what they accept. The FCM look-alike comes later.
 
         Options (environment twin in brackets):
           --host HOST        Address to listen on (default 127.0.0.1)
@@ -143,9 +144,10 @@ extension Help {
                              (default ./.herald-sandbox)
 
         On first start DIR gets the APNs .p8 key (AuthKey_<KEYID>.p8) with its ids (apns.json)
-        and a self-signed TLS certificate (sandbox-cert.pem, sandbox-key.pem). Every start
-        writes DIR/herald.env: the HERALD_APNS_* settings (absolute paths) that point
-        `herald serve` at this sandbox. It logs `herald sandbox listening ... port=N env=PATH`.
+        and a self-signed TLS certificate (sandbox-cert.pem, sandbox-key.pem), and the Expo
+        access token (expo.json). Every start writes DIR/herald.env: the HERALD_APNS_* and
+        HERALD_EXPO_* settings (absolute paths) that point `herald serve` at this sandbox. It logs
+        `herald sandbox listening ... port=N env=PATH`.
 
         Admin endpoints (same port, TLS; trust DIR/sandbox-cert.pem):
           GET    /admin/apns/accepted  The accepted notifications, oldest first, and counts per status
@@ -154,6 +156,13 @@ extension Help {
                                        tooManyRequests, serviceUnavailable, delay, dropConnection
                                        or none (clears that token's fault)
           DELETE /admin/apns/faults    Clears every fault
+          GET    /admin/expo/accepted  The accepted Expo messages with their tickets, the size of
+                                       each send, and counts per status
+          POST   /admin/expo/faults    {"token", "fault", "retryAfter"?, "delayMilliseconds"?,
+                                       "times"?}; fault is deviceNotRegisteredTicket,
+                                       deviceNotRegisteredReceipt, messageRateExceeded,
+                                       tooManyRequests, unavailable, delay, dropConnection or none
+          DELETE /admin/expo/faults    Clears every Expo fault
 
         SIGTERM or SIGINT sends GOAWAY, lets streams in progress finish and exits 0.
 

@@ -60,6 +60,8 @@ struct ExpoDeliveryTests {
             #expect(gone.providerTicketID == fixture.sandbox.accepted(for: tokens[0]).first?.ticketID)
             #expect(rows.first { $0.deviceToken == tokens[1] }?.status == .sent)
             #expect(try await fixture.activeFlags(tokens, of: "carol") == [false, true])
+            let metrics = try await fixture.server.get("/metrics").text
+            #expect(metrics.contains(#"herald_push_deliveries_total{provider="expo",outcome="receipt_pruned"} 1"#))
             // Both receipts were fetched: nothing is left waiting for one.
             let pending = try await fixture.server.app.store.claimDueReceipts(
                 limit: 10, now: Date().addingTimeInterval(3_600), lease: 1)
