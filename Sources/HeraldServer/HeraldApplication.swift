@@ -14,6 +14,8 @@ public final class HeraldApplication: Sendable {
     private let worker: DeliveryWorker
     private let senders: PushSenders
     private let workerTask = Mutex<Task<Void, Never>?>(nil)
+    private let receiptPoller: ExpoReceiptPoller?
+    private let receiptPollerTask = Mutex<Task<Void, Never>?>(nil)
     private let background = Mutex<[Task<Void, Never>]>([])
 
     /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
@@ -35,8 +37,14 @@ public final class HeraldApplication: Sendable {
         let services = Services(
             store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake, now: now)
-        let senders = try PushSenders(apns: configuration.apns, fcm: configuration.fcm, now: now)
+        let senders = try PushSenders(
+            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, now: now)
         self.senders = senders
+        self.receiptPoller = senders.expo.map { client in
+            ExpoReceiptPoller(
+                store: store, client: client, settings: configuration.expo, lease: configuration.pushWorker.lease,
+                metrics: pushMetrics, logger: logger, now: now)
+        }
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
             logger: logger, now: now)
@@ -81,13 +89,16 @@ public final class HeraldApplication: Sendable {
     /// Every (method, path pattern) the server answers.
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
-    /// Starts listening and the background jobs (the delivery worker; heartbeats; hourly pruning
-    /// of the event log and of expired idempotency claims).
+    /// Starts listening and the background jobs (the delivery worker and the Expo receipt poller;
+    /// heartbeats; hourly pruning of the event log and of expired idempotency claims).
     public func start() throws {
         try http.start()
         if configuration.pushWorker.isEnabled {
             let worker = worker
             workerTask.withLock { $0 = Task.detached { await worker.run() } }
+            if let receiptPoller {
+                receiptPollerTask.withLock { $0 = Task.detached { await receiptPoller.run() } }
+            }
         }
         let hub = services.hub
         let store = services.store
@@ -123,7 +134,9 @@ public final class HeraldApplication: Sendable {
     /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.
     public func stop() async {
         worker.stop()
+        receiptPoller?.stop()
         await workerTask.withLock { $0 }?.value
+        await receiptPollerTask.withLock { $0 }?.value
         await senders.shutdown()
         for task in background.withLock({ tasks in
             defer { tasks = [] }

@@ -22,6 +22,8 @@ public struct HeraldConfiguration: Sendable {
     public var apns: APNsSettings?
     /// FCM service account and endpoint; `nil` leaves FCM rows failing with `provider_not_configured`.
     public var fcm: FCMSettings?
+    /// The Expo push service (on by default: it needs no credentials) and its receipts.
+    public var expo = ExpoSettings()
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
 

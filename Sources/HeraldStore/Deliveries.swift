@@ -50,6 +50,8 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var nextAttemptAt: Date?
     public var expiresAt: Date?
     public var providerMessageID: String?
+    /// The Expo push ticket id of an accepted Expo push.
+    public var providerTicketID: String?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -57,7 +59,7 @@ public struct DeliveryRecord: Sendable, Equatable {
         id: String, notificationID: String, userID: String, deviceToken: String?, provider: PushProvider?,
         platform: DevicePlatform?, environment: PushEnvironment?, status: DeliveryStatus, reason: String?,
         attempts: Int, nextAttemptAt: Date?, expiresAt: Date?, providerMessageID: String?, createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date, providerTicketID: String? = nil
     ) {
         self.id = id
         self.notificationID = notificationID
@@ -72,6 +74,7 @@ public struct DeliveryRecord: Sendable, Equatable {
         self.nextAttemptAt = nextAttemptAt
         self.expiresAt = expiresAt
         self.providerMessageID = providerMessageID
+        self.providerTicketID = providerTicketID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -124,6 +127,9 @@ public struct ClaimedDelivery: Sendable, Equatable {
 public enum DeliveryOutcome: Sendable, Equatable {
     /// The provider accepted it.
     case sent(providerMessageID: String?)
+    /// Expo accepted it with push ticket `ticketID`, whose receipt is due at `receiptDueAt`
+    /// (see ``HeraldStore/claimDueReceipts(limit:now:lease:)``).
+    case ticketed(ticketID: String, receiptDueAt: Date)
     /// Try again at `at`; expires instead when `at` is at or past the TTL expiry.
     case retry(at: Date, reason: String)
     /// Final failure (a non-retryable answer or the attempt limit).

@@ -72,6 +72,17 @@ public protocol HeraldStore: Sendable {
     /// longer holds the row (its lease ran out and it was claimed again, or it completed).
     func completeDelivery(id: String, claimToken: String, outcome: DeliveryOutcome, now: Date) async throws -> Bool
 
+    // MARK: Expo push receipts (the receipt poller)
+
+    /// Atomically claims at most `limit` Expo tickets whose receipt is due, oldest due first,
+    /// for `lease` seconds: until the lease runs out no other claim returns them (a poller
+    /// that died mid-fetch leaves them due again).
+    func claimDueReceipts(limit: Int, now: Date, lease: TimeInterval) async throws -> [ClaimedReceipt]
+    /// Records what the receipts of a claim said. A receipt whose claim no longer holds its row
+    /// (the lease ran out and it was claimed again) changes nothing. Answers how many rows
+    /// it changed.
+    func recordReceipts(_ receipts: [ReceiptOutcome], now: Date) async throws -> Int
+
     // MARK: Live-update log, for SSE Last-Event-ID resume
 
     /// Events of `userID` with `seq > afterSeq`, oldest first, at most `limit`.

@@ -262,6 +262,22 @@ extension Migration {
                     "CREATE INDEX deliveries_notification ON deliveries (notification_id)",
                 ]
             ),
+            Migration(
+                version: 5, name: "expo push receipts",
+                sql: [
+                    // An Expo ticket (`provider_ticket_id`) whose receipt is still to be fetched has
+                    // `receipt_due_at`: when to ask for it, or the lease expiry of a poller's claim
+                    // (`receipt_claim_token`), so an unfinished claim comes due again. NULL once
+                    // the receipt is recorded.
+                    "ALTER TABLE deliveries ADD COLUMN receipt_due_at \(d.bigint)",
+                    "ALTER TABLE deliveries ADD COLUMN receipt_claim_token TEXT",
+                    // A receipt claim is one range scan over the tickets waiting for a receipt only.
+                    """
+                    CREATE INDEX deliveries_receipt_due ON deliveries (receipt_due_at, id)
+                    WHERE receipt_due_at IS NOT NULL
+                    """,
+                ]
+            ),
         ]
     }
 }

@@ -64,8 +64,12 @@ final class Transfer: @unchecked Sendable {
         if let unsafe {
             throw HTTP2ClientError(kind: .invalidRequest, code: 0, message: "line break in header \(unsafe.name)")
         }
+        // libcurl sends an `accept-encoding` itself, and then decodes the body it asked for.
+        let encodings = request.header("accept-encoding")
+        if let encodings { try easy.set(CURLOPT_ACCEPT_ENCODING, encodings) }
+        let fields = request.headers.filter { encodings == nil || $0.name.lowercased() != "accept-encoding" }
         // An empty "Expect:" and "Accept:" stop libcurl from adding its own.
-        try easy.setHeaders(["Expect:", "Accept:"] + request.headers.map { "\($0.name): \($0.value)" })
+        try easy.setHeaders(["Expect:", "Accept:"] + fields.map { "\($0.name): \($0.value)" })
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)
         try easy.set(CURLOPT_HEADERDATA, pointer: context)

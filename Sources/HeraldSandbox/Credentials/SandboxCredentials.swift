@@ -22,6 +22,8 @@ public struct SandboxCredentials: Sendable {
     public var tls: TLSIdentity
     /// The FCM service account.
     public var fcm: SandboxServiceAccount
+    /// The access token the Expo look-alike wants as `Authorization: Bearer` (kept in `expo.json`).
+    public var expoAccessToken: String
 
     /// Where the `.p8` key is.
     public var keyPath: String { directory + "/AuthKey_\(keyID).p8" }
@@ -46,17 +48,18 @@ public struct SandboxCredentials: Sendable {
         }
         let record = directory + "/apns.json"
         do {
+            let expoAccessToken = try loadOrCreateExpoAccessToken(in: directory)
             if FileManager.default.fileExists(atPath: record) {
                 let ids = try JSONDecoder().decode(
                     APNsIdentifiers.self, from: Data(contentsOf: URL(fileURLWithPath: record)))
                 let pem = try String(contentsOfFile: directory + "/AuthKey_\(ids.keyId).p8", encoding: .utf8)
                 return SandboxCredentials(
                     directory: directory, key: try SigningKey(privateKeyPEM: pem), keyID: ids.keyId, teamID: ids.teamId,
-                    bundleID: ids.bundleId, tls: tls, fcm: fcm)
+                    bundleID: ids.bundleId, tls: tls, fcm: fcm, expoAccessToken: expoAccessToken)
             }
             let credentials = SandboxCredentials(
                 directory: directory, key: try SigningKey.generateP256(), keyID: identifier(), teamID: identifier(),
-                bundleID: bundleID, tls: tls, fcm: fcm)
+                bundleID: bundleID, tls: tls, fcm: fcm, expoAccessToken: expoAccessToken)
             try credentials.write(record: record)
             return credentials
         } catch let error as SandboxError {
@@ -78,6 +81,20 @@ public struct SandboxCredentials: Sendable {
         try encoder.encode(ids).write(to: URL(fileURLWithPath: record), options: .atomic)
     }
 
+    /// The Expo access token kept in `directory/expo.json` (0600), made there when absent.
+    private static func loadOrCreateExpoAccessToken(in directory: String) throws -> String {
+        let path = directory + "/expo.json"
+        if FileManager.default.fileExists(atPath: path) {
+            return try JSONDecoder().decode(ExpoRecord.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                .accessToken
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+        let token = String(SecureRandom.bytes(count: 40).map { alphabet[Int($0) % alphabet.count] })
+        try JSONEncoder().encode(ExpoRecord(accessToken: token)).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        return token
+    }
+
     /// 10 random characters from Apple's alphabet for ids (uppercase letters and digits).
     private static func identifier() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -90,4 +107,9 @@ private struct APNsIdentifiers: Codable {
     var keyId: String
     var teamId: String
     var bundleId: String
+}
+
+/// `expo.json`: the Expo look-alike's access token.
+private struct ExpoRecord: Codable {
+    var accessToken: String
 }

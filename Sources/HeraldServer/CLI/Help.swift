@@ -14,7 +14,7 @@ enum Help {
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           bench         Seed data and mint tokens for scripts/bench-inbox.sh.
-          sandbox       Run the local push provider sandbox (APNs and FCM look-alikes) for development.
+          sandbox       Run the local push provider sandbox (APNs, FCM and Expo look-alikes).
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
         Flags win over the environment. Run `herald <command> --help` for a command's options.
@@ -65,8 +65,19 @@ enum Help {
           --push-retry-cap SECONDS    Longest retry wait [HERALD_PUSH_RETRY_CAP] (default 1800)
           --push-max-attempts N       Attempts before a delivery fails [HERALD_PUSH_MAX_ATTEMPTS]
                                       (default 8)
-        Rows for a provider that is not configured (Expo for now, until its client exists; APNs
-        or FCM without settings) end failed with reason provider_not_configured.
+        Rows for a provider that is not configured (APNs or FCM without settings) end failed
+        with reason provider_not_configured.
+
+        Expo (on by default: it needs no key material):
+          --expo-base-url URL         The Expo push service [HERALD_EXPO_BASE_URL]
+                                      (default https://exp.host)
+          --expo-access-token TOKEN   Access token of a project with enhanced push security, sent
+                                      as Authorization: Bearer [HERALD_EXPO_ACCESS_TOKEN]
+          --expo-ca-file PATH         PEM certificates to trust instead of the system's, e.g. the
+                                      sandbox's [HERALD_EXPO_CA_FILE]
+          --expo-receipt-delay SECONDS
+                                      Wait after a ticket before fetching its receipt
+                                      [HERALD_EXPO_RECEIPT_DELAY] (default 900)
 
         SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
 
@@ -128,10 +139,11 @@ extension Help {
         Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
 
         Runs the local push provider sandbox over TLS (HTTP/2): an APNs look-alike that checks
-        provider tokens, headers and payloads as strictly as Apple's servers, and an FCM HTTP v1
+        provider tokens, headers and payloads as strictly as Apple's servers; an FCM HTTP v1
         look-alike with its OAuth2 token endpoint (POST /token) that checks service-account
-        assertions, access tokens and message bodies as strictly as Google's. Both record what
-        they accept. An Expo look-alike comes later.
+        assertions, access tokens and message bodies as strictly as Google's; and an Expo push
+        service look-alike (send and getReceipts, with an access token) as strict as Expo's. Each
+        records what it accepts.
 
         Options (environment twin in brackets):
           --host HOST        Address to listen on (default 127.0.0.1)
@@ -140,11 +152,12 @@ extension Help {
                              (default ./.herald-sandbox)
 
         On first start DIR gets the APNs .p8 key (AuthKey_<KEYID>.p8) with its ids (apns.json),
-        an FCM service account (fcm-service-account.json, RSA 2048) and a self-signed TLS
-        certificate (sandbox-cert.pem, sandbox-key.pem). Every start rewrites the service
-        account's token_uri with the port listened on, and writes DIR/herald.env: the
-        HERALD_APNS_* and HERALD_FCM_* settings (absolute paths) that point `herald serve` at
-        this sandbox. It logs `herald sandbox listening ... port=N env=PATH`.
+        an FCM service account (fcm-service-account.json, RSA 2048), the Expo access token
+        (expo.json) and a self-signed TLS certificate (sandbox-cert.pem, sandbox-key.pem). Every
+        start rewrites the service account's token_uri with the port listened on, and writes
+        DIR/herald.env: the HERALD_APNS_*, HERALD_FCM_* and HERALD_EXPO_* settings (absolute
+        paths) that point `herald serve` at this sandbox. It logs
+        `herald sandbox listening ... port=N env=PATH`.
 
         Admin endpoints (same port, TLS; trust DIR/sandbox-cert.pem):
           GET    /admin/apns/accepted  The accepted notifications, oldest first, and counts per status
@@ -160,6 +173,14 @@ extension Help {
                                        tooManyRequests, unavailable, delay, dropConnection or none
           DELETE /admin/fcm/faults     Clears every FCM fault
           DELETE /admin/fcm/access-tokens  Revokes every access token issued (the next send gets 401)
+
+          GET    /admin/expo/accepted  The accepted Expo messages with their tickets, the size of
+                                       each send, and counts per status
+          POST   /admin/expo/faults    {"token", "fault", "retryAfter"?, "delayMilliseconds"?,
+                                       "times"?}; fault is deviceNotRegisteredTicket,
+                                       deviceNotRegisteredReceipt, messageRateExceeded,
+                                       tooManyRequests, unavailable, delay, dropConnection or none
+          DELETE /admin/expo/faults    Clears every Expo fault
 
         The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge
         (h2c, e.g. curl --http2-prior-knowledge http://127.0.0.1:8090/...): the first byte a

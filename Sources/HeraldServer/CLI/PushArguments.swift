@@ -6,8 +6,23 @@ extension Arguments {
         "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
         "fcm-service-account", "fcm-base-url", "fcm-ca-file",
         "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
-        "push-max-attempts",
+        "push-max-attempts", "expo-base-url", "expo-access-token", "expo-ca-file", "expo-receipt-delay",
     ]
+
+    /// The Expo settings: on by default against `https://exp.host`, changed by what is given.
+    func expoSettings() throws -> ExpoSettings {
+        var settings = ExpoSettings()
+        if let url = value("expo-base-url") {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw CLIError("--expo-base-url must be an http:// or https:// URL, not \"\(url)\"")
+            }
+            settings.baseURL = url
+        }
+        settings.accessToken = value("expo-access-token")
+        settings.caFile = value("expo-ca-file")
+        settings.receiptDelay = try seconds("expo-receipt-delay", default: settings.receiptDelay, range: 0...86_400)
+        return settings
+    }
 
     /// The APNs settings: `nil` when none is given, a usage error when only some of key file,
     /// key id, team id and topic are.

@@ -2,8 +2,8 @@ import Foundation
 import HeraldHTTP
 import HeraldSandbox
 
-/// `herald sandbox`: the APNs and FCM look-alikes over TLS (HTTP/2) on loopback, with their key
-/// material and a `herald.env` that points `herald serve` at them, until SIGTERM or SIGINT.
+/// `herald sandbox`: the APNs, FCM and Expo look-alikes over TLS (HTTP/2) on loopback, with
+/// their key material and a `herald.env` that points `herald serve` at them, until SIGTERM or SIGINT.
 struct SandboxCommand {
     let cli: HeraldCLI
 
@@ -28,9 +28,10 @@ struct SandboxCommand {
         let credentials = try SandboxCredentials.loadOrCreate(in: directory)
         let sandbox = try APNsSandbox(credentials: credentials)
         let fcm = try FCMSandbox(credentials: credentials)
+        let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(host: host, port: port, tls: credentials.tls),
-            handler: SandboxRouter(sandbox.routes + fcm.routes).respond)
+            handler: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).respond)
         // The token endpoint's port is known only now (port 0 picks one).
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(server.port)/token")
         let envFile = directory + "/herald.env"
@@ -56,11 +57,13 @@ struct SandboxCommand {
             ("HERALD_FCM_SERVICE_ACCOUNT", credentials.fcm.path),
             ("HERALD_FCM_BASE_URL", "https://127.0.0.1:\(port)"),
             ("HERALD_FCM_CA_FILE", credentials.tls.certificatePath),
+            ("HERALD_EXPO_BASE_URL", "https://127.0.0.1:\(port)"),
+            ("HERALD_EXPO_ACCESS_TOKEN", credentials.expoAccessToken),
+            ("HERALD_EXPO_CA_FILE", credentials.tls.certificatePath),
         ]
         let header = """
             # Written by `herald sandbox` on each start: points `herald serve` at this sandbox.
             # Use: set -a; . \(credentials.directory)/herald.env; set +a; herald serve
-            # APNs and FCM for now; the Expo settings follow when its look-alike exists.
 
             """
         return header + settings.map { "\($0.0)='\($0.1.replacingOccurrences(of: "'", with: #"'\''"#))'\n" }.joined()

@@ -12,8 +12,7 @@ import Synchronization
 /// earliest retry it scheduled, when sooner). ``stop()`` stops claiming and lets the sends in
 /// flight finish; a row it could not finish stays claimed until its lease runs out.
 final class DeliveryWorker: Sendable {
-    /// The reason on rows whose provider has no client configured (no settings given; Expo
-    /// until its client exists).
+    /// The reason on rows whose provider has no client configured (APNs or FCM without settings).
     static let providerNotConfigured = "provider_not_configured"
 
     private let store: any HeraldStore
@@ -75,9 +74,12 @@ final class DeliveryWorker: Sendable {
         return min(settings.wakeInterval, .milliseconds(Int64(seconds * 1000)))
     }
 
-    /// Sends `rows`, at most `concurrency` at once.
-    private func send(_ rows: [ClaimedDelivery]) async {
+    /// Sends `claimed`, at most `concurrency` at once; Expo rows go together, up to 100 a request.
+    private func send(_ claimed: [ClaimedDelivery]) async {
+        let rows = claimed.filter { $0.provider != .expo }
+        let expoBatches = Self.expoBatches(claimed.filter { $0.provider == .expo })
         await withTaskGroup(of: Void.self) { group in
+            for batch in expoBatches { group.addTask { await self.deliverExpo(batch) } }
             var pending = rows[...]
             for _ in 0..<min(settings.concurrency, rows.count) {
                 let row = pending.removeFirst()
@@ -107,8 +109,46 @@ final class DeliveryWorker: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         metrics.recordSend(seconds: Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        await record(row, verdict)
+    }
+
+    /// `rows` in requests of at most ``ExpoConfiguration/maxMessagesPerRequest``.
+    static func expoBatches(_ rows: [ClaimedDelivery]) -> [[ClaimedDelivery]] {
+        stride(from: 0, to: rows.count, by: ExpoConfiguration.maxMessagesPerRequest).map { start in
+            Array(rows[start..<min(start + ExpoConfiguration.maxMessagesPerRequest, rows.count)])
+        }
+    }
+
+    /// Sends Expo `rows` (at most 100) in one request and records each row's ticket.
+    private func deliverExpo(_ rows: [ClaimedDelivery]) async {
+        guard let client = senders.expo else {
+            for row in rows { await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed") }
+            return
+        }
+        let sendTime = now()
+        let messages = rows.map { row in
+            PushPayload(notification: row.notification, badge: row.badge, options: row.push)
+                .expo(to: row.deviceToken).remainingTTL(expiresAt: row.expiresAt, now: sendTime)
+        }
+        let started = ContinuousClock.now
+        let verdicts: [PushVerdict]
+        do {
+            verdicts = try await client.send(messages)
+        } catch {
+            return  // cancelled: the lease brings the rows back
+        }
+        let elapsed = ContinuousClock.now - started
+        metrics.recordSend(seconds: Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        for (row, verdict) in zip(rows, verdicts) { await record(row, verdict) }
+    }
+
+    /// Records `verdict` on `row` through the retry policy; an Expo ticket waits for its receipt.
+    private func record(_ row: ClaimedDelivery, _ verdict: PushVerdict) async {
         var random = SystemRandomNumberGenerator()
         switch policy.decide(verdict, attempt: row.attempts, now: now(), using: &random) {
+        case .sent(let id?) where row.provider == .expo:
+            let due = now().addingTimeInterval(senders.expoReceiptDelay)
+            await complete(row, .ticketed(ticketID: id, receiptDueAt: due), label: "sent")
         case .sent(let id): await complete(row, .sent(providerMessageID: id), label: "sent")
         case .failed(let reason): await complete(row, .failed(reason: reason), label: "failed")
         case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned")

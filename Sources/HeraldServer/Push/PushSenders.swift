@@ -3,22 +3,31 @@ import HeraldCrypto
 import HeraldModel
 import HeraldPush
 
-/// The provider clients the worker sends through: an ``APNsClient`` per device environment and
-/// an ``FCMClient``, over HTTP/2 clients shared between providers whose CA settings agree (one
-/// for both, in production). Expo is not wired yet.
+/// The provider clients the worker sends through: an ``APNsClient`` per device environment, an
+/// ``FCMClient`` and an ``ExpoClient``, over HTTP/2 clients shared between providers whose CA
+/// settings agree (one for all, in production).
 struct PushSenders: Sendable {
     /// The HTTP/2 clients the providers send through, each once.
     let httpClients: [HTTP2Client]
     private let apns: [PushEnvironment: APNsClient]
     private let fcm: FCMClient?
+    /// The Expo client (on unless `expo` is nil: Expo needs no credentials).
+    let expo: ExpoClient?
+    /// Seconds after an Expo ticket before its receipt is due.
+    let expoReceiptDelay: TimeInterval
 
     /// No provider configured: every row fails with `provider_not_configured`.
-    static let none = PushSenders(httpClients: [], apns: [:], fcm: nil)
+    static let none = PushSenders(httpClients: [], apns: [:], fcm: nil, expo: nil, expoReceiptDelay: 0)
 
-    private init(httpClients: [HTTP2Client], apns: [PushEnvironment: APNsClient], fcm: FCMClient?) {
+    private init(
+        httpClients: [HTTP2Client], apns: [PushEnvironment: APNsClient], fcm: FCMClient?, expo: ExpoClient?,
+        expoReceiptDelay: TimeInterval
+    ) {
         self.httpClients = httpClients
         self.apns = apns
         self.fcm = fcm
+        self.expo = expo
+        self.expoReceiptDelay = expoReceiptDelay
     }
 
     /// Clients for the configured providers; throws ``PushSettingsError`` when the APNs key file
@@ -26,7 +35,10 @@ struct PushSenders: Sendable {
     ///
     /// Without an APNs base URL, production devices go to APNs production and development
     /// devices to its development gateway; with one, every device goes there.
-    init(apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, now: @escaping @Sendable () -> Date) throws {
+    init(
+        apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, expo expoSettings: ExpoSettings?,
+        now: @escaping @Sendable () -> Date
+    ) throws {
         // Credentials first: a bad file stops the start before any client thread runs.
         let token = try apnsSettings.map { try Self.providerToken($0, now: now) }
         let account = try fcmSettings.map { try Self.serviceAccount($0) }
@@ -58,7 +70,15 @@ struct PushSenders: Sendable {
                     baseURL: fcmSettings.baseURL ?? FCMConfiguration.productionURL, projectID: account.projectID),
                 accessTokens: FCMAccessTokenCache(account: account, clock: now, send: exchange), exchange: exchange)
         }
-        self.init(httpClients: Array(shared.values), apns: apns, fcm: fcm)
+        let expo = try expoSettings.map { settings in
+            let client = try http(caFile: settings.caFile)
+            return ExpoClient(
+                configuration: ExpoConfiguration(baseURL: settings.baseURL, accessToken: settings.accessToken),
+                exchange: { try await client.send($0) })
+        }
+        self.init(
+            httpClients: Array(shared.values), apns: apns, fcm: fcm, expo: expo,
+            expoReceiptDelay: expoSettings?.receiptDelay ?? 0)
     }
 
     /// The client for `provider` in `environment`, when it is configured.
@@ -66,7 +86,7 @@ struct PushSenders: Sendable {
         switch provider {
         case .apns: apns[environment]
         case .fcm: fcm
-        case .expo: nil
+        case .expo: nil  // sent in batches: see `expo`
         }
     }
 

@@ -69,3 +69,20 @@ public struct PushWorkerSettings: Sendable, Equatable {
 
     public init() {}
 }
+
+/// How the server reaches the Expo push service. Expo needs no key material, so it is on by
+/// default, against `https://exp.host` without an access token.
+public struct ExpoSettings: Sendable, Equatable {
+    /// The service, `https://exp.host` by default (the sandbox's URL in development).
+    public var baseURL: String = "https://exp.host"
+    /// The access token of a project with enhanced push security, sent as `Authorization: Bearer`.
+    public var accessToken: String?
+    /// A PEM file of the certificate authorities to trust instead of the system's (the sandbox's).
+    public var caFile: String?
+    /// Seconds after a ticket before its receipt is fetched (Expo advises about 15 minutes).
+    public var receiptDelay: TimeInterval = 900
+    /// Longest sleep of the receipt poller between looks for due receipts.
+    public var receiptPollInterval: Duration = .seconds(1)
+
+    public init() {}
+}

@@ -11,7 +11,8 @@ extension SQLiteStore {
             try db.query(
                 """
                 SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
-                       attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at
+                       attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at,
+                       provider_ticket_id
                 FROM deliveries WHERE notification_id = \(notificationID)
                 ORDER BY created_at, provider, platform, device_token
                 """
@@ -24,7 +25,8 @@ extension SQLiteStore {
                     environment: try row.optionalEnumValue(PushEnvironment.self, 6),
                     status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
                     attempts: row.int(9), nextAttemptAt: row.optionalDate(10), expiresAt: row.optionalDate(11),
-                    providerMessageID: row.optionalText(12), createdAt: row.date(13), updatedAt: row.date(14))
+                    providerMessageID: row.optionalText(12), createdAt: row.date(13), updatedAt: row.date(14),
+                    providerTicketID: row.optionalText(15))
             }
         }
     }
@@ -53,6 +55,11 @@ extension SQLiteStore {
             update = """
                 status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_message_id = \(providerMessageID),
                 next_attempt_at = NULL
+                """
+        case .ticketed(let ticketID, let receiptDueAt):
+            update = """
+                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_ticket_id = \(ticketID),
+                receipt_due_at = \(receiptDueAt), next_attempt_at = NULL
                 """
         case .retry(let retryAt, let reason):
             // A retry that would fall at or after the TTL expiry expires now.

@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+/// The Expo push service look-alike: a handler for ``HTTP2Server`` that answers
+/// `POST /--/api/v2/push/send` and `POST /--/api/v2/push/getReceipts` as strictly as Expo does
+/// (request errors as `{"errors": [{"code", "message"}]}`, tickets and receipts as
+/// `{"data": ...}`), records what it accepts and misbehaves on demand per push token.
+///
+/// With an access token, every request must carry `Authorization: Bearer <token>`, as for a
+/// project with enhanced push security; others get 401.
+public final class ExpoSandbox: Sendable {
+    /// The access token requests must carry, when set.
+    public let accessToken: String?
+    private let reader = ExpoRequestReader()
+    private let clock: @Sendable () -> Date
+    private let state: Mutex<ExpoSandboxState>
+
+    /// A sandbox that wants `accessToken` (none: any request is let in), keeping the last
+    /// `acceptedLimit` notifications; `clock` tells the time.
+    public init(
+        accessToken: String?, acceptedLimit: Int = 10_000, clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        precondition(acceptedLimit > 0, "the sandbox must keep at least one accepted notification")
+        self.accessToken = accessToken
+        self.clock = clock
+        self.state = Mutex(ExpoSandboxState(acceptedLimit: acceptedLimit))
+    }
+
+    /// The routes of the Expo look-alike: the push API under `/--/api/v2/push/`, the admin
+    /// endpoint under `/admin/expo/`.
+    public var routes: [SandboxRouter.Route] {
+        [
+            SandboxRouter.Route(prefix: "/--/api/v2/push/", handler: respond),
+            SandboxRouter.Route(prefix: ExpoAdmin.prefix, handler: respond),
+        ]
+    }
+
+    /// The answer to one request: the server's handler.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        if request.path.hasPrefix(ExpoAdmin.prefix) { return ExpoAdmin(sandbox: self).respond(to: request) }
+        let path = request.path.split(separator: "?").first.map(String.init) ?? ""
+        guard path == "/--/api/v2/push/send" || path == "/--/api/v2/push/getReceipts" else {
+            return refuse(404, "NOT_FOUND", "No route for \(request.method) \(path.prefix(100))")
+        }
+        guard request.method == "POST" else { return refuse(405, "METHOD_NOT_ALLOWED", "Use POST.") }
+        if let accessToken, request.header("authorization") != "Bearer \(accessToken)" {
+            return refuse(
+                401, "UNAUTHORIZED",
+                "The bearer token is invalid: this project requires an access token (enhanced push security).")
+        }
+        guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
+            return refuse(400, "VALIDATION_ERROR", "The content-type must be application/json.")
+        }
+        do throws(ExpoRequestReader.Refusal) {
+            if path.hasSuffix("/getReceipts") { return receipts(for: try reader.receiptIDs(of: request.body)) }
+            return await send(try reader.recipients(of: request.body))
+        } catch {
+            return refuse(error.status, error.code, error.message)
+        }
+    }
+
+    private func send(_ recipients: [ExpoRequestReader.Recipient]) async -> HTTP2Response {
+        switch state.withLock({ $0.takeRequestFault(for: recipients.map(\.to)) }) {
+        case .tooManyRequests(let seconds):
+            return refuse(
+                429, "TOO_MANY_REQUESTS", "The project is sending too many notifications: retry later.",
+                extra: [HTTP2Header("retry-after", "\(seconds)")])
+        case .unavailable: return refuse(503, "SERVICE_UNAVAILABLE", "The Expo push service is unavailable.")
+        case .dropConnection: return .dropConnection
+        case .delay(let duration): try? await Task.sleep(for: duration)
+        default: break
+        }
+        let now = clock()
+        var tickets: [String] = []
+        var accepted: [ExpoPushMessage] = []
+        state.withLock { state in
+            for recipient in recipients {
+                switch state.takeFault(for: recipient.to) {
+                case .deviceNotRegisteredTicket:
+                    tickets.append(
+                        Self.errorTicket(
+                            "DeviceNotRegistered",
+                            message: "\"\(recipient.to)\" is not a registered push notification recipient",
+                            token: recipient.to))
+                    continue
+                case .messageRateExceeded:
+                    tickets.append(
+                        Self.errorTicket(
+                            "MessageRateExceeded",
+                            message: "\"\(recipient.to)\" is receiving messages too frequently", token: recipient.to))
+                    continue
+                case .deviceNotRegisteredReceipt:
+                    let message = ExpoPushMessage(
+                        to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
+                    state.receipts[message.ticketID] = .error(
+                        "DeviceNotRegistered", message: "The recipient device is not registered with FCM or APNs.")
+                    accepted.append(message)
+                default:
+                    let message = ExpoPushMessage(
+                        to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
+                    state.receipts[message.ticketID] = .ok
+                    accepted.append(message)
+                }
+                tickets.append(#"{"status":"ok","id":"\#(accepted[accepted.count - 1].ticketID)"}"#)
+            }
+            state.record(accepted)
+            state.sendSizes.append(recipients.count)
+            state.statusCounts[200, default: 0] += 1
+        }
+        // A send whose answer never left (its connection dropped meanwhile) was not accepted:
+        // the sender cannot know, and sends it again.
+        return HTTP2Response(
+            status: 200, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
+            body: Array(#"{"data":[\#(tickets.joined(separator: ","))]}"#.utf8),
+            whenUnanswered: { [self, accepted] in state.withLock { $0.forget(accepted) } })
+    }
+
+    private func receipts(for ids: [String]) -> HTTP2Response {
+        let known = state.withLock { state in
+            state.statusCounts[200, default: 0] += 1
+            return ids.compactMap { id in state.receipts[id].map { (id, $0) } }
+        }
+        var entries: [String: Any] = [:]
+        for (id, receipt) in known {
+            switch receipt {
+            case .ok: entries[id] = ["status": "ok"]
+            case .error(let error, let message):
+                entries[id] = ["status": "error", "message": message, "details": ["error": error]]
+            }
+        }
+        return Self.json(200, ["data": entries])
+    }
+
+    private static func errorTicket(_ error: String, message: String, token: String) -> String {
+        let object: [String: Any] = [
+            "status": "error", "message": message, "details": ["error": error, "expoPushToken": token],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func refuse(_ status: Int, _ code: String, _ message: String, extra: [HTTP2Header] = []) -> HTTP2Response {
+        state.withLock { $0.statusCounts[status, default: 0] += 1 }
+        var response = Self.json(
+            status, ["errors": [["code": code, "message": message, "isTransient": status >= 429]]])
+        response.headers += extra
+        return response
+    }
+
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HTTP2Response(
+            status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
+            body: Array(body))
+    }
+
+    // MARK: Faults
+
+    /// Makes requests to `token` meet `fault`: for the next `times` requests, or until cleared
+    /// when nil. Replaces the token's previous fault.
+    public func setFault(_ fault: ExpoFault, for token: String, times: Int? = nil) {
+        precondition(times.map { $0 > 0 } ?? true, "a fault applies to at least one request")
+        state.withLock { $0.faults[token] = .init(fault: fault, remaining: times) }
+    }
+
+    /// Ends the fault of `token`.
+    public func clearFault(for token: String) {
+        _ = state.withLock { $0.faults.removeValue(forKey: token) }
+    }
+
+    /// Ends every fault.
+    public func clearFaults() {
+        state.withLock { $0.faults = [:] }
+    }
+
+    // MARK: What arrived
+
+    /// The accepted notifications, oldest first (the most recent ones, up to the limit).
+    public var accepted: [ExpoPushMessage] { state.withLock { $0.accepted } }
+
+    /// The accepted notifications sent to `token`, oldest first.
+    public func accepted(for token: String) -> [ExpoPushMessage] {
+        state.withLock { $0.accepted.filter { $0.to == token } }
+    }
+
+    /// How many notifications each send answered 200 carried, in order.
+    public var sendSizes: [Int] { state.withLock { $0.sendSizes } }
+
+    /// How many requests got each HTTP status, since start (dropped connections count none).
+    public var statusCounts: [Int: Int] { state.withLock { $0.statusCounts } }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HeraldHTTP
+import HeraldPush
+import HeraldStore
+import Synchronization
+
+/// Fetches the receipts of Expo tickets once they are due (``ExpoSettings/receiptDelay`` after
+/// the send), up to 1,000 a request, and records them: `DeviceNotRegistered` prunes the device,
+/// another error fails the delivery, ok ends the wait. A receipt not ready yet, or a request that
+/// failed, is asked for again later; a ticket still without a receipt a day on is let go (Expo
+/// keeps receipts for at least a day).
+///
+/// Started and stopped with the server beside the ``DeliveryWorker``; claims hold a lease, so
+/// two pollers never fetch the same tickets.
+final class ExpoReceiptPoller: Sendable {
+    /// How long Expo keeps a receipt at least.
+    static let receiptLifetime: TimeInterval = 24 * 3600
+
+    private let store: any HeraldStore
+    private let client: ExpoClient
+    private let settings: ExpoSettings
+    private let lease: TimeInterval
+    private let metrics: PushMetrics
+    private let signal = WakeSignal()
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let stopping = Atomic<Bool>(false)
+
+    init(
+        store: any HeraldStore, client: ExpoClient, settings: ExpoSettings, lease: TimeInterval,
+        metrics: PushMetrics, logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.client = client
+        self.settings = settings
+        self.lease = lease
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Runs until ``stop()``.
+    func run() async {
+        while !stopping.load(ordering: .acquiring) {
+            let claimed: [ClaimedReceipt]
+            do {
+                claimed = try await store.claimDueReceipts(
+                    limit: ExpoConfiguration.maxReceiptIDsPerRequest, now: now(), lease: lease)
+            } catch {
+                logger.warning("claiming Expo receipts failed", metadata: ["error": "\(error)"])
+                claimed = []
+            }
+            if !claimed.isEmpty { await check(claimed) }
+            if claimed.count < ExpoConfiguration.maxReceiptIDsPerRequest {
+                await signal.wait(timeout: settings.receiptPollInterval)
+            }
+        }
+    }
+
+    /// Stops claiming and wakes the loop; ``run()`` returns once the request in flight is recorded.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        signal.wake()
+    }
+
+    /// Fetches and records the receipts of `claimed`.
+    private func check(_ claimed: [ClaimedReceipt]) async {
+        let answer: ExpoClient.ReceiptsAnswer
+        do {
+            answer = try await client.receipts(ids: claimed.map(\.ticketID))
+        } catch {
+            return  // cancelled: the lease brings the tickets back
+        }
+        let checkedAt = now()
+        if case .unavailable(let reason, _) = answer {
+            logger.warning("fetching Expo receipts failed", metadata: ["reason": "\(reason)"])
+        }
+        let outcomes = claimed.map { receipt in
+            ReceiptOutcome(receipt, Self.result(for: receipt, in: answer, now: checkedAt, settings: settings))
+        }
+        do {
+            _ = try await store.recordReceipts(outcomes, now: checkedAt)
+        } catch {
+            logger.warning("recording Expo receipts failed", metadata: ["error": "\(error)"])
+            return
+        }
+        for outcome in outcomes {
+            switch outcome.result {
+            case .failed: metrics.recordDelivery(provider: "expo", outcome: "receipt_failed")
+            case .pruned: metrics.recordDelivery(provider: "expo", outcome: "receipt_pruned")
+            case .delivered, .notReady: break
+            }
+        }
+    }
+
+    /// What to record for `receipt` after `answer`: its receipt's verdict; or, without one, ask
+    /// again after a while (the receipt delay, at most five minutes) unless a day has passed.
+    static func result(
+        for receipt: ClaimedReceipt, in answer: ExpoClient.ReceiptsAnswer, now: Date, settings: ExpoSettings
+    ) -> ReceiptOutcome.Result {
+        if case .receipts(let verdicts) = answer, let verdict = verdicts[receipt.ticketID] {
+            switch verdict {
+            case .pruned(let reason): return .pruned(reason: reason)
+            case .failed(let reason), .retry(let reason, _): return .failed(reason: reason)
+            case .sent: return .delivered
+            }
+        }
+        if now.timeIntervalSince(receipt.sentAt) >= receiptLifetime { return .delivered }
+        return .notReady(askAgainAt: now.addingTimeInterval(min(settings.receiptDelay, 300)))
+    }
+}

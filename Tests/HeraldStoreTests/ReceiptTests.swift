@@ -1,0 +1,116 @@
+import Foundation
+import HeraldModel
+import Testing
+
+@testable import HeraldStore
+
+@Suite("Expo tickets and receipts")
+struct ReceiptTests {
+    /// Registers Expo devices `tokens` for `u1`, publishes one pushed notification and claims its
+    /// deliveries at `at(10)`; answers the claims by device token.
+    static func claimedExpoDeliveries(_ store: SQLiteStore, tokens: [String]) async throws -> [String: ClaimedDelivery]
+    {
+        for token in tokens {
+            _ = try await store.upsertDevice(
+                userID: "u1", DeviceRegistration(token: token, provider: .expo, platform: .ios), at: at(-60))
+        }
+        try await store.publishPushed(["n1"])
+        let claimed = try await store.claimDueDeliveries(limit: 10, now: at(10), lease: 30)
+        return Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceToken, $0) })
+    }
+
+    /// Records an ok ticket `ticket-<token>` for each claim, receipts due at `at(100)`.
+    static func ticket(_ store: SQLiteStore, _ claims: [String: ClaimedDelivery]) async throws {
+        for (token, claim) in claims {
+            let outcome = DeliveryOutcome.ticketed(ticketID: "ticket-\(token)", receiptDueAt: at(100))
+            #expect(
+                try await store.completeDelivery(
+                    id: claim.id, claimToken: claim.claimToken, outcome: outcome, now: at(11)))
+        }
+    }
+
+    @Test("an ok ticket is stored in provider_ticket_id and the row is sent; its receipt is claimed once due")
+    func ticketStored() async throws {
+        try await withStore { (store) async throws in
+            let claims = try await Self.claimedExpoDeliveries(store, tokens: ["ExponentPushToken[a]"])
+            try await Self.ticket(store, claims)
+            let record = try #require(try await store.deliveries(notificationID: "n1").first)
+            #expect(record.status == .sent && record.providerTicketID == "ticket-ExponentPushToken[a]")
+            #expect(record.nextAttemptAt == nil, "a ticketed row is never sent again")
+            #expect(try await store.claimDueReceipts(limit: 10, now: at(99), lease: 30).isEmpty, "not due yet")
+            let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            #expect(due.map(\.ticketID) == ["ticket-ExponentPushToken[a]"] && due.first?.deliveryID == record.id)
+            #expect(due.first?.sentAt == at(11))
+        }
+    }
+
+    @Test("a receipt claim holds a lease: a second poller gets nothing until it runs out, then the same ticket")
+    func claimLease() async throws {
+        try await withStore { (store) async throws in
+            let claims = try await Self.claimedExpoDeliveries(
+                store, tokens: ["ExponentPushToken[a]", "ExponentPushToken[b]"])
+            try await Self.ticket(store, claims)
+            let first = try await store.claimDueReceipts(limit: 1, now: at(100), lease: 30)
+            let second = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            #expect(first.count == 1 && second.count == 1 && first[0].ticketID != second[0].ticketID)
+            #expect(try await store.claimDueReceipts(limit: 10, now: at(129), lease: 30).isEmpty)
+            let again = try await store.claimDueReceipts(limit: 10, now: at(130), lease: 30)
+            #expect(Set(again.map(\.ticketID)) == Set((first + second).map(\.ticketID)))
+            #expect(Set(again.map(\.claimToken)).count == 1 && again[0].claimToken != first[0].claimToken)
+            // The first claim lost its rows: what it records changes nothing.
+            #expect(
+                try await store.recordReceipts([ReceiptOutcome(first[0], .failed(reason: "late"))], now: at(131)) == 0)
+            #expect(try await store.deliveries(notificationID: "n1").allSatisfy { $0.status == .sent })
+        }
+    }
+
+    @Test("receipts: DeviceNotRegistered prunes the device, another error fails, ok ends the wait, not ready waits")
+    func recordReceipts() async throws {
+        try await withStore { (store) async throws in
+            let tokens = (1...4).map { "ExponentPushToken[d\($0)]" }
+            let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
+            try await Self.ticket(store, claims)
+            let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            let byTicket = Dictionary(uniqueKeysWithValues: due.map { ($0.ticketID, $0) })
+            func claim(_ index: Int) throws -> ClaimedReceipt { try #require(byTicket["ticket-\(tokens[index])"]) }
+            let outcomes = [
+                ReceiptOutcome(try claim(0), .pruned(reason: "DeviceNotRegistered")),
+                ReceiptOutcome(try claim(1), .failed(reason: "MessageTooBig")),
+                ReceiptOutcome(try claim(2), .delivered),
+                ReceiptOutcome(try claim(3), .notReady(askAgainAt: at(500))),
+            ]
+            #expect(try await store.recordReceipts(outcomes, now: at(101)) == 4)
+            #expect(
+                try await store.deliverySummary("n1") == [
+                    Summary(token: tokens[0], status: .failed, reason: "DeviceNotRegistered"),
+                    Summary(token: tokens[1], status: .failed, reason: "MessageTooBig"),
+                    Summary(token: tokens[2], status: .sent, reason: nil),
+                    Summary(token: tokens[3], status: .sent, reason: nil),
+                ])
+            let active = try await store.devices(userID: "u1").map { ($0.token, $0.active) }
+            #expect(
+                active.filter { !$0.1 }.map(\.0) == [tokens[0]], "only the DeviceNotRegistered device is deactivated")
+            #expect(try await store.claimDueReceipts(limit: 10, now: at(499), lease: 30).isEmpty)
+            #expect(
+                try await store.claimDueReceipts(limit: 10, now: at(500), lease: 30).map(\.ticketID) == [
+                    "ticket-\(tokens[3])"
+                ])
+        }
+    }
+
+    @Test("a receipt claim takes at most `limit` tickets, oldest due first")
+    func claimLimitAndOrder() async throws {
+        try await withStore { (store) async throws in
+            let tokens = (1...3).map { "ExponentPushToken[o\($0)]" }
+            let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
+            for (offset, token) in tokens.enumerated() {
+                let claim = try #require(claims[token])
+                let outcome = DeliveryOutcome.ticketed(ticketID: "t\(offset)", receiptDueAt: at(Double(300 - offset)))
+                _ = try await store.completeDelivery(
+                    id: claim.id, claimToken: claim.claimToken, outcome: outcome, now: at(11))
+            }
+            #expect(
+                try await store.claimDueReceipts(limit: 2, now: at(400), lease: 30).map(\.ticketID) == ["t2", "t1"])
+        }
+    }
+}
