@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: starts the push provider sandbox (`herald sandbox`) in the background and
-# `herald serve` on 127.0.0.1:8080 with ./herald.db, sending APNs pushes to the sandbox through
-# its herald.env. Prints a development API key, a user token and curl lines to try. The
+# `herald serve` on 127.0.0.1:8080 with ./herald.db, sending APNs, FCM and Expo pushes to the
+# sandbox through its herald.env. Prints a development API key, a user token and curl lines to try. The
 # sandbox stops when the server does. HERALD_BIN runs another build of herald (the tests use
 # the debug one).
 set -euo pipefail
@@ -32,11 +32,13 @@ set +a
 KEY=$("$HERALD" keys create --name development --database "$DATABASE" | tail -n 1)
 TOKEN=$("$HERALD" token --user dev-user --database "$DATABASE" | tail -n 1)
 DEVICE=$(printf 'de%.0s' $(seq 32))
+FCM_DEVICE="dev-fcm-token:APA91b$(printf 'x%.0s' $(seq 100))"
+EXPO_DEVICE="ExponentPushToken[dev-expo-device-0001]"
 
 cat <<MSG
 
   Herald on http://127.0.0.1:$PORT  (database $DATABASE)
-  APNs sandbox on $HERALD_APNS_BASE_URL  (state in $SANDBOX_DIR; pushes go there)
+  Push sandbox (APNs, FCM, Expo) on $HERALD_APNS_BASE_URL  (state in $SANDBOX_DIR; pushes go there)
 
   Publisher API key:  $KEY
   User token (dev-user, 24 h):
@@ -46,9 +48,17 @@ cat <<MSG
     curl -s -X POST http://127.0.0.1:$PORT/v1/me/devices \\
       -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
       -d '{"token":"$DEVICE","provider":"apns","platform":"ios"}'
+    curl -s -X POST http://127.0.0.1:$PORT/v1/me/devices \\
+      -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+      -d '{"token":"$FCM_DEVICE","provider":"fcm","platform":"android"}'
+    curl -s -X POST http://127.0.0.1:$PORT/v1/me/devices \\
+      -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+      -d '{"token":"$EXPO_DEVICE","provider":"expo","platform":"ios"}'
     "$HERALD" send --url http://127.0.0.1:$PORT --api-key $KEY \\
       --user dev-user --type order.shipped --title "Your order shipped" --body "Arrives Friday"
     curl -s --cacert "$HERALD_APNS_CA_FILE" $HERALD_APNS_BASE_URL/admin/apns/accepted
+    curl -s --cacert "$HERALD_APNS_CA_FILE" $HERALD_APNS_BASE_URL/admin/fcm/accepted
+    curl -s --cacert "$HERALD_APNS_CA_FILE" $HERALD_APNS_BASE_URL/admin/expo/accepted
     curl -s http://127.0.0.1:$PORT/v1/me/notifications -H "Authorization: Bearer $TOKEN"
     curl -sN http://127.0.0.1:$PORT/v1/me/stream -H "Authorization: Bearer $TOKEN"
 

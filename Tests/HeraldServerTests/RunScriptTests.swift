@@ -8,7 +8,7 @@ import Testing
 /// the sandbox accepts, and SIGTERM stops both.
 @Suite("make run", .serialized)
 struct RunScriptTests {
-    @Test("run-dev.sh: the printed lines send a push that the sandbox accepts; SIGTERM stops server and sandbox")
+    @Test("run-dev.sh: the printed lines send a push that the APNs, FCM and Expo sandboxes accept; SIGTERM stops both")
     func newcomerSendsAPush() async throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-run-\(UUID().uuidString)").path
@@ -37,26 +37,38 @@ struct RunScriptTests {
         let environment = try String(contentsOfFile: directory + "/sandbox/herald.env", encoding: .utf8)
         let sandboxURL = try #require(Self.setting("HERALD_APNS_BASE_URL", in: environment))
         let caFile = try #require(Self.setting("HERALD_APNS_CA_FILE", in: environment))
-        #expect(printed.contains("APNs sandbox on \(sandboxURL)"))
+        #expect(printed.contains("sandbox (APNs, FCM, Expo) on \(sandboxURL)"))
 
-        let device = String(repeating: "de", count: 32)
-        let registered = try await client.request(
-            "POST", "/v1/me/devices",
-            headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-            body: Array(#"{"token":"\#(device)","provider":"apns","platform":"ios"}"#.utf8))
-        #expect(registered.status == 200, "\(registered.text)")
+        // The printed device registrations, as printed: one device per provider.
+        let registrations = printed.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.range(of: "-d '")?.upperBound, let end = line.lastIndex(of: "'"), start < end
+            else { return nil }
+            return String(line[start..<end])
+        }
+        try #require(registrations.count == 3, "\(printed)")
+        var devices: [String] = []
+        for body in registrations {
+            let registered = try await client.request(
+                "POST", "/v1/me/devices",
+                headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                body: Array(body.utf8))
+            #expect(registered.status == 200, "\(body): \(registered.text)")
+            devices.append(try #require(registered.object["token"] as? String))
+        }
         _ = try await HeraldExecutable.run([
             "send", "--url", "http://127.0.0.1:\(port)", "--api-key", key, "--user", "dev-user", "--type",
             "order.shipped", "--title", "Your order shipped", "--body", "Arrives Friday",
         ])
-        var accepted = ""
-        try await Self.poll("the sandbox lists the push") {
-            accepted = try await ChildProcess.run(
-                "/usr/bin/curl", ["-sS", "--cacert", caFile, sandboxURL + "/admin/apns/accepted"]
-            ).stdout
-            return accepted.contains(device)
+        for (device, provider) in zip(devices, ["apns", "fcm", "expo"]) {
+            var accepted = ""
+            try await Self.poll("the \(provider) sandbox lists the push") {
+                accepted = try await ChildProcess.run(
+                    "/usr/bin/curl", ["-sS", "--cacert", caFile, sandboxURL + "/admin/\(provider)/accepted"]
+                ).stdout
+                return accepted.contains(device)
+            }
+            #expect(accepted.contains("Your order shipped"), "\(provider): \(accepted)")
         }
-        #expect(accepted.contains("Your order shipped"))
 
         run.send(SIGTERM)
         #expect(await run.exit() == .exited(0), "\(errors.text.withLock { $0 })")

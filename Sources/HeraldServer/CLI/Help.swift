@@ -138,7 +138,7 @@ extension Help {
     static let sandbox = """
         Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
 
-        Runs the local push provider sandbox over TLS (HTTP/2): an APNs look-alike that checks
+        Runs the local push provider sandbox over HTTP/2: an APNs look-alike that checks
         provider tokens, headers and payloads as strictly as Apple's servers; an FCM HTTP v1
         look-alike with its OAuth2 token endpoint (POST /token) that checks service-account
         assertions, access tokens and message bodies as strictly as Google's; and an Expo push
@@ -159,7 +159,7 @@ extension Help {
         paths) that point `herald serve` at this sandbox. It logs
         `herald sandbox listening ... port=N env=PATH`.
 
-        Admin endpoints (same port, TLS; trust DIR/sandbox-cert.pem):
+        Admin endpoints (same port; over TLS trust DIR/sandbox-cert.pem):
           GET    /admin/apns/accepted  The accepted notifications, oldest first, and counts per status
           POST   /admin/apns/faults    {"deviceToken", "fault", "retryAfter"?, "delayMilliseconds"?,
                                        "times"?}; fault is unregistered, badDeviceToken,
@@ -173,7 +173,6 @@ extension Help {
                                        tooManyRequests, unavailable, delay, dropConnection or none
           DELETE /admin/fcm/faults     Clears every FCM fault
           DELETE /admin/fcm/access-tokens  Revokes every access token issued (the next send gets 401)
-
           GET    /admin/expo/accepted  The accepted Expo messages with their tickets, the size of
                                        each send, and counts per status
           POST   /admin/expo/faults    {"token", "fault", "retryAfter"?, "delayMilliseconds"?,
