@@ -25,6 +25,12 @@ final class HTTP2Connection {
     private(set) var waitsForWritable = false
     /// Nothing more to do: the loop closes the connection.
     private(set) var isFinished = false
+    /// Set once the session ended gracefully: our side is shut (FIN sent), and what the client
+    /// still sends is read and dropped until it closes too, or until this instant.
+    private(set) var lingersUntil: ContinuousClock.Instant?
+
+    /// How long a gracefully closed connection waits for the client to close its side.
+    static let lingerTime: Duration = .seconds(2)
 
     /// Coalesce frames up to this much before writing.
     private static let writeBatch = 64 * 1024
@@ -53,6 +59,10 @@ final class HTTP2Connection {
 
     /// Reads everything available into the session, then writes what it has to say.
     func pump(buffer: UnsafeMutableRawBufferPointer) {
+        if lingersUntil != nil {
+            drain(buffer)
+            return
+        }
         if !transportKnown, !chooseTransport() { return }
         if let tls, !tls.isEstablished {
             switch tls.handshake() {
@@ -111,7 +121,7 @@ final class HTTP2Connection {
 
     /// Writes pending frames until the socket pushes back or the session has nothing more.
     func flush() {
-        guard !isFinished, transportKnown, tls?.isEstablished ?? true else { return }
+        guard !isFinished, lingersUntil == nil, transportKnown, tls?.isEstablished ?? true else { return }
         do {
             while true {
                 if output.count - outputStart < Self.writeBatch {
@@ -129,7 +139,38 @@ final class HTTP2Connection {
             return
         }
         waitsForWritable = false
-        if !session.isActive { isFinished = true }
+        if !session.isActive { closeGracefully() }
+    }
+
+    /// The session is over and everything it said is written: shut our side and linger.
+    ///
+    /// Closing at once would be a TCP reset whenever the client's last frames (a WINDOW_UPDATE,
+    /// a request it sent before reading the GOAWAY) are still unread here, and a reset makes the
+    /// client's kernel throw away answers the client had not read yet: streams the sandbox
+    /// answered would fail and be sent again.
+    private func closeGracefully() {
+        tls?.closeNotify()
+        shutdown(fd, Int32(SHUT_WR))
+        waitsForWritable = false
+        lingersUntil = .now + Self.lingerTime
+    }
+
+    /// Reads and drops what a lingering connection's client still sends, until it closes.
+    private func drain(_ buffer: UnsafeMutableRawBufferPointer) {
+        while true {
+            switch SocketIO.receive(fd, into: buffer) {
+            case .transferred: continue
+            case .wantsReadable, .wantsWritable: return
+            case .closed, .failed:
+                isFinished = true
+                return
+            }
+        }
+    }
+
+    /// Ends a lingering connection whose client did not close in time.
+    func lingerExpired(at now: ContinuousClock.Instant) {
+        if let lingersUntil, now >= lingersUntil { isFinished = true }
     }
 
     /// Writes from `output`; false when the socket took less than everything.

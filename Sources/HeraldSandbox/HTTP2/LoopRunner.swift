@@ -13,6 +13,8 @@ final class LoopRunner {
     private var connections: [UInt64: HTTP2Connection] = [:]
     /// Connections whose epoll registration includes EPOLLOUT.
     private var watchingWritable: Set<UInt64> = []
+    /// Connections closed gracefully on our side, waiting for the client to close.
+    private var lingering: Set<UInt64> = []
     private var stopDeadline: ContinuousClock.Instant?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -29,7 +31,7 @@ final class LoopRunner {
     func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
-            let timeout: Int32 = stopDeadline == nil ? -1 : 20
+            let timeout: Int32 = stopDeadline != nil ? 20 : lingering.isEmpty ? -1 : 100
             let count = epoll_wait(loop.epollFD, &events, Int32(events.count), timeout)
             for index in 0..<max(0, Int(count)) {
                 switch events[index].data.u64 {
@@ -41,6 +43,7 @@ final class LoopRunner {
                     settle(connection)
                 }
             }
+            expireLingering()
             if let stopDeadline, connections.isEmpty || .now >= stopDeadline { break }
         }
         for connection in connections.values { close(connection) }
@@ -126,6 +129,7 @@ final class LoopRunner {
             close(connection)
             return
         }
+        if connection.lingersUntil != nil { lingering.insert(connection.id) }
         let watching = watchingWritable.contains(connection.id)
         guard connection.waitsForWritable != watching else { return }
         if connection.waitsForWritable {
@@ -136,9 +140,24 @@ final class LoopRunner {
         loop.watch(connection.fd, as: connection.id, writable: connection.waitsForWritable, operation: EPOLL_CTL_MOD)
     }
 
+    /// Closes the lingering connections whose clients did not close in time.
+    private func expireLingering() {
+        guard !lingering.isEmpty else { return }
+        let now = ContinuousClock.now
+        for id in lingering {
+            guard let connection = connections[id] else {
+                lingering.remove(id)
+                continue
+            }
+            connection.lingerExpired(at: now)
+            settle(connection)
+        }
+    }
+
     private func close(_ connection: HTTP2Connection) {
         loop.unwatch(connection.fd)
         watchingWritable.remove(connection.id)
+        lingering.remove(connection.id)
         if connections.removeValue(forKey: connection.id) != nil {
             server.connectionsOpen.subtract(1, ordering: .relaxed)
         }

@@ -35,6 +35,13 @@ final class TLSStream {
         }
     }
 
+    /// Sends TLS `close_notify` (once; whatever the socket does not take is dropped).
+    func closeNotify() {
+        ERR_clear_error()
+        _ = SSL_shutdown(handle)
+        ERR_clear_error()
+    }
+
     /// Maps an OpenSSL I/O result (positive: success) to what the connection does next. Failures
     /// leave nothing in the thread's error queue, which other connections on the loop share.
     private func outcome(_ result: Int32, success: (Int32) -> SocketIO) -> SocketIO {
