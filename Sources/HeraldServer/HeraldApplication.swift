@@ -14,6 +14,8 @@ public final class HeraldApplication: Sendable {
     private let worker: DeliveryWorker
     private let senders: PushSenders
     private let workerTask = Mutex<Task<Void, Never>?>(nil)
+    private let broadcastRunner: BroadcastRunner
+    private let broadcastTask = Mutex<Task<Void, Never>?>(nil)
     private let background = Mutex<[Task<Void, Never>]>([])
 
     /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
@@ -32,14 +34,19 @@ public final class HeraldApplication: Sendable {
                 [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
             }, sections: pushMetrics.render)
         let wake = WakeSignal()
+        let broadcastWake = WakeSignal()
         let services = Services(
             store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
-            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake, now: now)
+            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
+            broadcastWake: broadcastWake, now: now)
         let senders = try PushSenders(apns: configuration.apns, now: now)
         self.senders = senders
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
             logger: logger, now: now)
+        self.broadcastRunner = BroadcastRunner(
+            store: store, hub: hub, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
+            settings: configuration.broadcasts, logger: logger, now: now)
         self.services = services
         self.router = Self.routes(services)
 
@@ -69,6 +76,7 @@ public final class HeraldApplication: Sendable {
         PublisherRoutes(services: services).register(in: &router)
         PushPreviewRoutes(services: services).register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
+        BroadcastRoutes(services: services).register(in: &router)
         return router
     }
 
@@ -81,13 +89,17 @@ public final class HeraldApplication: Sendable {
     /// Every (method, path pattern) the server answers.
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
-    /// Starts listening and the background jobs (the delivery worker; heartbeats; hourly pruning
-    /// of the event log and of expired idempotency claims).
+    /// Starts listening and the background jobs (the delivery worker; the broadcast runner;
+    /// heartbeats; hourly pruning of the event log and of expired idempotency claims).
     public func start() throws {
         try http.start()
         if configuration.pushWorker.isEnabled {
             let worker = worker
             workerTask.withLock { $0 = Task.detached { await worker.run() } }
+        }
+        if configuration.broadcasts.isEnabled {
+            let runner = broadcastRunner
+            broadcastTask.withLock { $0 = Task.detached { await runner.run() } }
         }
         let hub = services.hub
         let store = services.store
@@ -122,6 +134,8 @@ public final class HeraldApplication: Sendable {
 
     /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.
     public func stop() async {
+        broadcastRunner.stop()
+        await broadcastTask.withLock { $0 }?.value
         worker.stop()
         await workerTask.withLock { $0 }?.value
         await senders.http?.shutdown()
