@@ -170,7 +170,8 @@ struct BroadcastTests {
         }
     }
 
-    @Test("Idempotency-Key: a replay answers the first broadcast, a different body conflicts, a publish key is separate")
+    @Test(
+        "Idempotency-Key: a replay answers the first broadcast, a different body conflicts, a publish key is separate")
     func idempotency() async throws {
         try await withStore { (store) async throws in
             let claim = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "h1", notBefore: at(-100))
@@ -190,7 +191,8 @@ struct BroadcastTests {
             #expect(try await create(store, id: "b3", users: ["a"], idempotency: changed) == .conflict)
 
             let publishClaim = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "p", notBefore: at(-100))
-            let outcome = try await store.publish([note("n1", user: "a")], catalog: .standard, idempotency: publishClaim)
+            let outcome = try await store.publish(
+                [note("n1", user: "a")], catalog: .standard, idempotency: publishClaim)
             #expect(outcome.createdEvents?.count == 1, "the same key text on a publish is another slot")
 
             let expired = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "h9", notBefore: at(10))
@@ -208,7 +210,8 @@ struct BroadcastTests {
             let stale = try #require(try await store.claimBroadcast(now: t0, lease: 30))
             let claim = try #require(try await store.claimBroadcast(now: at(31), lease: 30))
             #expect(try await !store.failBroadcast(id: "b1", claimToken: stale.claimToken, reason: "x", now: at(32)))
-            #expect(try await store.failBroadcast(id: "b1", claimToken: claim.claimToken, reason: "disk full", now: at(33)))
+            #expect(
+                try await store.failBroadcast(id: "b1", claimToken: claim.claimToken, reason: "disk full", now: at(33)))
             let failed = try #require(try await store.broadcast(id: "b1"))
             #expect(failed.status == .failed && failed.failureReason == "disk full" && failed.completedAt == at(33))
             #expect(try await chunk(store, claim, limit: 10) == nil)

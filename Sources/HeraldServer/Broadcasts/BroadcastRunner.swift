@@ -75,7 +75,8 @@ final class BroadcastRunner: Sendable {
             } catch {
                 failures += 1
                 logger.warning(
-                    "a broadcast chunk failed", metadata: ["id": claim.id, "attempt": "\(failures)", "error": "\(error)"])
+                    "a broadcast chunk failed",
+                    metadata: ["id": claim.id, "attempt": "\(failures)", "error": "\(error)"])
                 if failures >= settings.maxChunkFailures {
                     await fail(claim, reason: "\(error)")
                     return true
