@@ -64,12 +64,11 @@ public struct NewBroadcast: Sendable, Equatable {
     }
 }
 
-/// One broadcast and its progress.
+/// One broadcast and its progress (its notification is read only by the fan-out).
 public struct BroadcastRecord: Sendable, Equatable {
     public var id: String
     public var apiKeyID: String
     public var audience: BroadcastAudienceKind
-    public var template: BroadcastTemplate
     public var status: BroadcastStatus
     /// Users of the audience: the distinct listed ids; for `all`, `nil` until the fan-out
     /// starts, then the users known at that moment, and once completed the users reached.
@@ -82,14 +81,13 @@ public struct BroadcastRecord: Sendable, Equatable {
     public var completedAt: Date?
 
     public init(
-        id: String, apiKeyID: String, audience: BroadcastAudienceKind, template: BroadcastTemplate,
-        status: BroadcastStatus, total: Int?, processed: Int, failureReason: String?, createdAt: Date,
+        id: String, apiKeyID: String, audience: BroadcastAudienceKind, status: BroadcastStatus, total: Int?,
+        processed: Int, failureReason: String?, createdAt: Date,
         startedAt: Date?, completedAt: Date?
     ) {
         self.id = id
         self.apiKeyID = apiKeyID
         self.audience = audience
-        self.template = template
         self.status = status
         self.total = total
         self.processed = processed

@@ -98,6 +98,9 @@ public protocol HeraldStore: Sendable {
     func fanOutBroadcastChunk(
         id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, lease: TimeInterval
     ) async throws -> BroadcastChunk?
+    /// Hands a claimed broadcast back (a runner stopping between chunks): claimable again at
+    /// `now`, from its cursor. `false`, changing nothing, when `claimToken` no longer holds it.
+    func releaseBroadcast(id: String, claimToken: String, now: Date) async throws -> Bool
     /// Ends a claimed broadcast as failed with `reason`; `false`, changing nothing, when
     /// `claimToken` no longer holds it.
     func failBroadcast(id: String, claimToken: String, reason: String, now: Date) async throws -> Bool

@@ -2,8 +2,9 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
 import HeraldServer
-import HeraldStore
 import Testing
+
+@testable import HeraldStore
 
 @Suite("Broadcasts")
 struct BroadcastTests {
@@ -124,10 +125,9 @@ struct BroadcastTests {
         await first.app.stop()
 
         // The next server on the same database, once the dead runner's lease ran out.
-        let database = "sqlite:" + first.directory.appendingPathComponent("herald.db").path
         try await withServer(
             configure: {
-                $0.databaseURL = database
+                $0.databaseURL = Self.database(of: first)
                 $0.broadcasts.chunkSize = 2
             }, now: { Date().addingTimeInterval(120) }
         ) { second in
@@ -136,6 +136,36 @@ struct BroadcastTests {
             for user in users {
                 #expect(try await second.app.store.counts(userID: user).unread == 1, "\(user) exactly once")
             }
+        }
+    }
+
+    /// The database URL of `server`, for a server started after it on the same file.
+    static func database(of server: TestServer) -> String {
+        "sqlite:" + server.directory.appendingPathComponent("herald.db").path
+    }
+
+    @Test("a broadcast whose chunks keep failing ends failed, with the reason, after the configured attempts")
+    func failure() async throws {
+        let first = try await TestServer.start(configure: { $0.broadcasts.isEnabled = false })
+        defer { try? FileManager.default.removeItem(at: first.directory) }
+        let key = try await first.apiKey()
+        let id = try await Self.post(first, key: key, audience: #"{"userIds":["alice"]}"#)
+        await first.app.stop()
+        // Its stored notification becomes unreadable, so every chunk fails.
+        let store = try SQLiteStore(path: first.directory.appendingPathComponent("herald.db").path)
+        try store.write { db in try db.execute("UPDATE broadcasts SET template = 'not json' WHERE id = \(id)") }
+
+        try await withServer(
+            configure: {
+                $0.databaseURL = Self.database(of: first)
+                $0.broadcasts.maxChunkFailures = 2
+            }
+        ) { second in
+            let done = try await Self.finished(second, key: key, id: id)
+            #expect(done["status"] as? String == "failed")
+            #expect((done["failureReason"] as? String)?.contains("BroadcastTemplate") == true, "\(done)")
+            #expect(done["processed"] as? Int == 0 && done["completedAt"] is String)
+            #expect(try await Self.inboxTitles(second, "alice").isEmpty)
         }
     }
 

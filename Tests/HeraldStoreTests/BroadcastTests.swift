@@ -40,7 +40,7 @@ struct BroadcastTests {
                 return
             }
             #expect(created.status == .queued && created.total == 3 && created.processed == 0)
-            #expect(created.audience == .users && created.startedAt == nil && created.template == template)
+            #expect(created.audience == .users && created.startedAt == nil)
 
             let claim = try #require(try await store.claimBroadcast(now: t0, lease: 30))
             #expect(claim.id == "b1" && claim.leaseExpiresAt == at(30))
@@ -200,6 +200,21 @@ struct BroadcastTests {
                 Issue.record("an expired claim is replaced")
                 return
             }
+        }
+    }
+
+    @Test("a runner that stops hands the broadcast back: the next claim takes it at once, from its cursor")
+    func release() async throws {
+        try await withStore { (store) async throws in
+            _ = try await create(store, users: ["a", "b", "c"])
+            let stopping = try #require(try await store.claimBroadcast(now: t0, lease: 30))
+            #expect(try await chunk(store, stopping, limit: 1)?.events.map(\.userID) == ["a"])
+            #expect(try await store.releaseBroadcast(id: "b1", claimToken: stopping.claimToken, now: at(2)))
+            #expect(try await !store.releaseBroadcast(id: "b1", claimToken: stopping.claimToken, now: at(2)))
+            let next = try #require(try await store.claimBroadcast(now: at(2), lease: 30))
+            #expect(try await chunk(store, stopping, limit: 10) == nil)
+            let rest = try #require(try await chunk(store, next, limit: 10, now: at(3)))
+            #expect(rest.events.map(\.userID) == ["b", "c"] && rest.broadcast.status == .completed)
         }
     }
 

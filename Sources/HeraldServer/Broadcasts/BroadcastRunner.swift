@@ -8,8 +8,8 @@ import Synchronization
 /// cursor), and after each chunk tells the live hub and wakes the delivery worker.
 ///
 /// It wakes when a broadcast is created and at least every `wakeInterval`. ``stop()`` lets the
-/// chunk in progress finish; a broadcast it held is taken over by the next runner once its
-/// lease runs out, from the chunk after the last one written.
+/// chunk in progress finish and hands the broadcast back, so the next runner resumes it from
+/// its cursor at once; after a crash, the next runner takes it over once its lease runs out.
 final class BroadcastRunner: Sendable {
     private let store: any HeraldStore
     private let hub: LiveHub
@@ -85,7 +85,17 @@ final class BroadcastRunner: Sendable {
                 try? await Task.sleep(for: .milliseconds(100 << failures))
             }
         }
+        await release(claim)
         return true
+    }
+
+    /// Hands the broadcast back on stop, so the next runner resumes it without waiting for the lease.
+    private func release(_ claim: ClaimedBroadcast) async {
+        do {
+            _ = try await store.releaseBroadcast(id: claim.id, claimToken: claim.claimToken, now: now())
+        } catch {
+            logger.warning("releasing a broadcast failed", metadata: ["id": claim.id, "error": "\(error)"])
+        }
     }
 
     private func fail(_ claim: ClaimedBroadcast, reason: String) async {

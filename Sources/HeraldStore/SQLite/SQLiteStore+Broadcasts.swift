@@ -5,16 +5,15 @@ import HeraldModel
 /// one chunk per write transaction, through the same writes as a publish.
 extension SQLiteStore {
     private static let broadcastColumns: SQL = """
-        id, api_key_id, audience, template, status, total, processed, failure_reason, created_at, started_at,
-        completed_at
+        id, api_key_id, audience, status, total, processed, failure_reason, created_at, started_at, completed_at
         """
 
     private static func broadcastRecord(_ row: SQLiteRow) throws(StoreError) -> BroadcastRecord {
         BroadcastRecord(
             id: row.text(0), apiKeyID: row.text(1), audience: try row.enumValue(BroadcastAudienceKind.self, 2),
-            template: try row.json(BroadcastTemplate.self, 3), status: try row.enumValue(BroadcastStatus.self, 4),
-            total: row.optionalInt64(5).map(Int.init), processed: row.int(6), failureReason: row.optionalText(7),
-            createdAt: row.date(8), startedAt: row.optionalDate(9), completedAt: row.optionalDate(10))
+            status: try row.enumValue(BroadcastStatus.self, 3), total: row.optionalInt64(4).map(Int.init),
+            processed: row.int(5), failureReason: row.optionalText(6), createdAt: row.date(7),
+            startedAt: row.optionalDate(8), completedAt: row.optionalDate(9))
     }
 
     private static func storedBroadcast(_ db: SQLiteConnection, id: String) throws -> BroadcastRecord? {
@@ -223,6 +222,17 @@ extension SQLiteStore {
             }
             let pushes = template.push?.send == true && !hidden && !users.isEmpty
             return BroadcastChunk(events: events, counts: counts, wroteDeliveries: pushes, broadcast: broadcast)
+        }
+    }
+
+    public func releaseBroadcast(id: String, claimToken: String, now: Date) async throws -> Bool {
+        try write { db in
+            try db.execute(
+                """
+                UPDATE broadcasts SET claim_token = NULL, lease_expires_at = \(now), updated_at = \(now)
+                WHERE id = \(id) AND claim_token = \(claimToken) AND status = \(BroadcastStatus.running.rawValue)
+                """)
+            return db.changes > 0
         }
     }
 
