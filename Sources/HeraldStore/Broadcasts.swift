@@ -98,6 +98,20 @@ public struct BroadcastRecord: Sendable, Equatable {
     }
 }
 
+/// One page of broadcasts, newest first.
+public struct BroadcastPage: Sendable, Equatable {
+    public var items: [BroadcastRecord]
+    /// The seq of the last item (the cursor of the next page).
+    public var lastSeq: Int64?
+    public var hasMore: Bool
+
+    public init(items: [BroadcastRecord], lastSeq: Int64?, hasMore: Bool) {
+        self.items = items
+        self.lastSeq = lastSeq
+        self.hasMore = hasMore
+    }
+}
+
 /// What storing a broadcast did (see ``IdempotencyClaim``).
 public enum BroadcastCreation: Sendable, Equatable {
     /// Stored and queued.

@@ -80,6 +80,8 @@ public protocol HeraldStore: Sendable {
         -> BroadcastCreation
     /// The broadcast `id` with its progress; `nil` when there is none.
     func broadcast(id: String) async throws -> BroadcastRecord?
+    /// Broadcasts newest first; `beforeSeq` (the previous page's `lastSeq`) is exclusive.
+    func broadcasts(beforeSeq: Int64?, limit: Int) async throws -> BroadcastPage
     /// Atomically claims the oldest broadcast that is queued, or running with its lease run out
     /// (a runner that died mid-fan-out), for `lease` seconds under a new claim token. Claiming a
     /// broadcast to every user for the first time counts the users known then as its `total`.

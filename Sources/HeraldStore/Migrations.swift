@@ -271,10 +271,12 @@ extension Migration {
                     // `after_user_id` is the last user a chunk reached ('' before the first), and it
                     // moves in the same transaction as that chunk's notification rows, so a resumed
                     // fan-out never reaches a user twice. `total` is NULL for `all` until the
-                    // fan-out starts. `claim_token` names the runner holding it.
+                    // fan-out starts. `claim_token` names the runner holding it. `seq` orders them
+                    // (claims oldest first, lists newest first).
                     """
                     CREATE TABLE broadcasts (
-                        id TEXT PRIMARY KEY,
+                        seq \(d.sequenceKey),
+                        id TEXT NOT NULL UNIQUE,
                         api_key_id TEXT NOT NULL,
                         audience TEXT NOT NULL,
                         template TEXT NOT NULL,
@@ -293,7 +295,7 @@ extension Migration {
                     """,
                     // A claim reads only the unfinished broadcasts, oldest first.
                     """
-                    CREATE INDEX broadcasts_unfinished ON broadcasts (created_at)
+                    CREATE INDEX broadcasts_unfinished ON broadcasts (seq)
                     WHERE status IN ('queued', 'running')
                     """,
                     // The listed audience of a broadcast, stored with it (a repeated id once);

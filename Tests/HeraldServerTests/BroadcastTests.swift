@@ -255,6 +255,28 @@ struct BroadcastTests {
         }
     }
 
+    @Test("the broadcast list pages newest first with an opaque cursor; a bad cursor or limit is 400")
+    func list() async throws {
+        try await withServer(configure: { $0.broadcasts.isEnabled = false }) { server in
+            let key = try await server.apiKey()
+            var ids: [String] = []
+            for user in ["alice", "bob", "carol"] {
+                ids.append(try await Self.post(server, key: key, audience: #"{"userIds":["\#(user)"]}"#))
+            }
+            let first = try await server.get("/v1/broadcasts?limit=2", token: key).object
+            let firstItems = first["items"] as? [[String: Any]] ?? []
+            #expect(firstItems.compactMap { $0["id"] as? String } == [ids[2], ids[1]])
+            #expect(firstItems.first?["status"] as? String == "queued" && firstItems.first?["total"] as? Int == 1)
+            let cursor = try #require(first["nextCursor"] as? String)
+            let second = try await server.get("/v1/broadcasts?limit=2&cursor=\(cursor)", token: key).object
+            #expect((second["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[0]])
+            #expect(second["nextCursor"] is NSNull)
+            expectError(try await server.get("/v1/broadcasts?cursor=nonsense", token: key), 400, "invalid_cursor")
+            expectError(try await server.get("/v1/broadcasts?limit=0", token: key), 400, "invalid_limit")
+            expectError(try await server.get("/v1/broadcasts"), 401, "unauthenticated")
+        }
+    }
+
     @Test("publisher auth: no key, a wrong key or a user token answer 401; an unknown id 404")
     func auth() async throws {
         try await withServer(configure: { $0.broadcasts.isEnabled = false }) { server in

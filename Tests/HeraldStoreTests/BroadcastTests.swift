@@ -132,14 +132,20 @@ struct BroadcastTests {
         }
     }
 
-    @Test("the oldest broadcast is claimed first; each runner holds one")
+    @Test("the oldest broadcast is claimed first, each by one runner; the list pages newest first")
     func claimOrder() async throws {
         try await withStore { (store) async throws in
-            _ = try await create(store, id: "newer", users: ["a"], createdAt: at(5))
-            _ = try await create(store, id: "older", users: ["a"], createdAt: at(1))
-            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "older")
-            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "newer")
-            #expect(try await store.claimBroadcast(now: at(10), lease: 30) == nil)
+            for id in ["first", "second", "third"] {
+                _ = try await create(store, id: id, users: ["a"])
+            }
+            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "first")
+            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "second")
+
+            let page = try await store.broadcasts(beforeSeq: nil, limit: 2)
+            #expect(page.items.map(\.id) == ["third", "second"] && page.hasMore)
+            #expect(page.items.map(\.status) == [.queued, .running])
+            let rest = try await store.broadcasts(beforeSeq: page.lastSeq, limit: 2)
+            #expect(rest.items.map(\.id) == ["first"] && !rest.hasMore)
         }
     }
 

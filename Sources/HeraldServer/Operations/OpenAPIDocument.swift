@@ -473,6 +473,33 @@ enum OpenAPIDocument {
               }
             },
             "/v1/broadcasts": {
+              "get": {
+                "operationId": "listBroadcasts",
+                "tags": ["publisher"],
+                "summary": "Every broadcast with its progress, newest first.",
+                "security": [{"apiKey": []}],
+                "parameters": [
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "nextCursor of the previous page.",
+                    "schema": {"type": "string"}
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BroadcastList"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              },
               "post": {
                 "operationId": "createBroadcast",
                 "tags": ["publisher"],
@@ -904,6 +931,14 @@ enum OpenAPIDocument {
                   "deepLink": {"type": ["string", "null"], "maxLength": 2048},
                   "detail": {"oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}]},
                   "push": {"oneOf": [{"$ref": "#/components/schemas/PushOptions"}, {"type": "null"}]}
+                }
+              },
+              "BroadcastList": {
+                "type": "object",
+                "required": ["items", "nextCursor"],
+                "properties": {
+                  "items": {"type": "array", "items": {"$ref": "#/components/schemas/Broadcast"}},
+                  "nextCursor": {"type": ["string", "null"], "description": "null on the last page."}
                 }
               },
               "Broadcast": {

@@ -5,12 +5,14 @@ import HeraldModel
 import HeraldStore
 
 /// `POST /v1/broadcasts` stores a broadcast and answers at once; the ``BroadcastRunner`` fans
-/// it out in the background. `GET /v1/broadcasts/{id}` shows its progress.
+/// it out in the background. `GET /v1/broadcasts/{id}` shows its progress, `GET /v1/broadcasts`
+/// every broadcast, newest first.
 struct BroadcastRoutes {
     let services: Services
 
     func register(in router: inout Router) {
         router.add(.POST, "/v1/broadcasts", create)
+        router.add(.GET, "/v1/broadcasts", list)
         router.add(.GET, "/v1/broadcasts/{id}", show)
     }
 
@@ -61,6 +63,23 @@ struct BroadcastRoutes {
         return try Response.json(BroadcastItem(record))
     }
 
+    @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
+        _ = try await services.auth.publisher(request)
+        let limit = try InboxRoutes.limit(request.query["limit"])
+        let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
+            if raw.isEmpty { return nil }
+            guard let seq = InboxCursor.decode(raw) else {
+                throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
+            }
+            return seq
+        }
+        let page = try await services.store.broadcasts(beforeSeq: beforeSeq, limit: limit)
+        return try Response.json(
+            BroadcastList(
+                items: page.items.map(BroadcastItem.init),
+                nextCursor: page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil))
+    }
+
     /// 202 with the broadcast as it stands and its address in `Location`.
     private static func accepted(_ record: BroadcastRecord) throws -> Response {
         var response = try Response.json(BroadcastItem(record), status: 202)
@@ -73,6 +92,20 @@ struct BroadcastRoutes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Hex.encode(SHA256.hash(Array(try encoder.encode(broadcast))))
+    }
+}
+
+/// A page of broadcasts, newest first; `nextCursor` is `null` on the last page.
+struct BroadcastList: Encodable {
+    var items: [BroadcastItem]
+    var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey { case items, nextCursor }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
 

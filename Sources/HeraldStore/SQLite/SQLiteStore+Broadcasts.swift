@@ -92,6 +92,21 @@ extension SQLiteStore {
         try read { db in try Self.storedBroadcast(db, id: id) }
     }
 
+    public func broadcasts(beforeSeq: Int64?, limit: Int) async throws -> BroadcastPage {
+        let limit = min(max(1, limit), 1_000)
+        return try read { db in
+            var rows = try db.query(
+                """
+                SELECT \(Self.broadcastColumns), seq FROM broadcasts WHERE seq < \(beforeSeq ?? Int64.max)
+                ORDER BY seq DESC LIMIT \(limit + 1)
+                """
+            ) { row throws(StoreError) in (record: try Self.broadcastRecord(row), seq: row.int64(10)) }
+            let hasMore = rows.count > limit
+            if hasMore { rows.removeLast(rows.count - limit) }
+            return BroadcastPage(items: rows.map(\.record), lastSeq: rows.last?.seq, hasMore: hasMore)
+        }
+    }
+
     public func claimBroadcast(now: Date, lease: TimeInterval) async throws -> ClaimedBroadcast? {
         let claimToken = UUID().uuidString.lowercased()
         let leaseExpiry = StoreTime.date(StoreTime.milliseconds(now.addingTimeInterval(lease)))
@@ -129,7 +144,7 @@ extension SQLiteStore {
         """
         SELECT id, total FROM broadcasts
         WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at <= \(now))
-        ORDER BY created_at, id LIMIT 1
+        ORDER BY seq LIMIT 1
         """
     }
 
