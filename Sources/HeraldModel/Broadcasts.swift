@@ -2,7 +2,7 @@ import Foundation
 
 /// Who a broadcast reaches.
 public enum BroadcastAudience: Codable, Sendable, Equatable {
-    /// Every user Herald knows (see `HeraldStore.fanOutBroadcastChunk`).
+    /// Every user Herald knows: anyone with a device, stored preferences or an inbox row.
     case all
     /// The listed user ids; a repeated id is reached once.
     case users([String])

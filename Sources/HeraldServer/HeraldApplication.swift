@@ -132,7 +132,8 @@ public final class HeraldApplication: Sendable {
         }
     }
 
-    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.
+    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end; the
+    /// broadcast runner finishes its chunk and hands its broadcast back for the next start.
     public func stop() async {
         broadcastRunner.stop()
         await broadcastTask.withLock { $0 }?.value
