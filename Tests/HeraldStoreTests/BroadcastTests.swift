@@ -253,6 +253,10 @@ struct BroadcastTests {
                 let text = plan.joined(separator: " | ")
                 #expect(!plan.contains { $0.hasPrefix("SCAN") }, "full scan: \(text)")
                 #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sort: \(text)")
+                #expect(plan.contains("MERGE (UNION)"), "\(text)")
+                for table in ["devices", "preferences", "user_counters"] {
+                    #expect(plan.contains { $0.hasPrefix("SEARCH \(table) USING COVERING INDEX") }, "\(text)")
+                }
                 let listed = try store.queryPlan(SQLiteStore.listedUsersQuery(broadcastID: "b", after: "m", limit: 500))
                 #expect(listed.contains { $0.hasPrefix("SEARCH broadcast_users") }, "\(listed)")
                 let claim = try store.queryPlan(SQLiteStore.claimableBroadcastQuery(now: t0))
