@@ -23,6 +23,16 @@ extension PublishRequest {
                     message: "recipients[\(index)] '\(recipient)' appears more than once.")
             }
         }
+        try Self.validateContent(
+            type: type, title: title, body: body, data: data, deepLink: deepLink, detail: detail, push: push)
+    }
+
+    /// Checks the notification fields a publish and a broadcast share (everything but the
+    /// audience); throws the first ``ValidationError`` found.
+    static func validateContent(
+        type: String, title: String, body: String, data: [String: String]?, deepLink: String?,
+        detail: NotificationDetail?, push: PushOptions?
+    ) throws {
         try Check.type(type, "type")
         try Check.requiredText(title, "title", max: Limits.titleMaxLength)
         try Check.maxLength(body, "body", Limits.bodyMaxLength)

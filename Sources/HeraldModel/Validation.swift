@@ -34,6 +34,8 @@ public enum Limits {
     public static let typeMaxLength = 100
     public static let userIdMaxLength = 128
     public static let recipientsMax = 1_000
+    /// User ids listed in one broadcast audience (the request body limit applies too).
+    public static let broadcastUsersMax = 100_000
     public static let dataMaxKeys = 50
     public static let dataKeyMaxLength = 64
     public static let dataValueMaxLength = 1_024

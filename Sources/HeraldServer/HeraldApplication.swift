@@ -16,6 +16,8 @@ public final class HeraldApplication: Sendable {
     private let workerTask = Mutex<Task<Void, Never>?>(nil)
     private let receiptPoller: ExpoReceiptPoller?
     private let receiptPollerTask = Mutex<Task<Void, Never>?>(nil)
+    private let broadcastRunner: BroadcastRunner
+    private let broadcastTask = Mutex<Task<Void, Never>?>(nil)
     private let background = Mutex<[Task<Void, Never>]>([])
 
     /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
@@ -34,9 +36,11 @@ public final class HeraldApplication: Sendable {
                 [(name: "herald_live_streams", help: "Open live-update streams.", value: Double(hub.streamCount))]
             }, sections: pushMetrics.render)
         let wake = WakeSignal()
+        let broadcastWake = WakeSignal()
         let services = Services(
             store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
-            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake, now: now)
+            appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
+            broadcastWake: broadcastWake, now: now)
         let senders = try PushSenders(
             apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, now: now)
         self.senders = senders
@@ -48,6 +52,9 @@ public final class HeraldApplication: Sendable {
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
             logger: logger, now: now)
+        self.broadcastRunner = BroadcastRunner(
+            store: store, hub: hub, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
+            settings: configuration.broadcasts, logger: logger, now: now)
         self.services = services
         self.router = Self.routes(services)
 
@@ -77,6 +84,7 @@ public final class HeraldApplication: Sendable {
         PublisherRoutes(services: services).register(in: &router)
         PushPreviewRoutes(services: services).register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
+        BroadcastRoutes(services: services).register(in: &router)
         return router
     }
 
@@ -90,7 +98,8 @@ public final class HeraldApplication: Sendable {
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
     /// Starts listening and the background jobs (the delivery worker and the Expo receipt poller;
-    /// heartbeats; hourly pruning of the event log and of expired idempotency claims).
+    /// the broadcast runner; heartbeats; hourly pruning of the event log and of expired
+    /// idempotency claims).
     public func start() throws {
         try http.start()
         if configuration.pushWorker.isEnabled {
@@ -99,6 +108,10 @@ public final class HeraldApplication: Sendable {
             if let receiptPoller {
                 receiptPollerTask.withLock { $0 = Task.detached { await receiptPoller.run() } }
             }
+        }
+        if configuration.broadcasts.isEnabled {
+            let runner = broadcastRunner
+            broadcastTask.withLock { $0 = Task.detached { await runner.run() } }
         }
         let hub = services.hub
         let store = services.store
@@ -131,8 +144,11 @@ public final class HeraldApplication: Sendable {
         }
     }
 
-    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end.
+    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end; the
+    /// broadcast runner finishes its chunk and hands its broadcast back for the next start.
     public func stop() async {
+        broadcastRunner.stop()
+        await broadcastTask.withLock { $0 }?.value
         worker.stop()
         receiptPoller?.stop()
         await workerTask.withLock { $0 }?.value

@@ -26,6 +26,8 @@ public struct HeraldConfiguration: Sendable {
     public var expo = ExpoSettings()
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
+    /// Chunking and lease of the broadcast runner.
+    public var broadcasts = BroadcastSettings()
 
     public init() {}
 }

@@ -83,6 +83,41 @@ public protocol HeraldStore: Sendable {
     /// it changed.
     func recordReceipts(_ receipts: [ReceiptOutcome], now: Date) async throws -> Int
 
+    // MARK: Broadcasts (fanned out in the background, chunk by chunk)
+
+    /// Stores `broadcast` as queued with its listed audience (repeated ids once), in one
+    /// transaction, at most once per `Idempotency-Key` (see ``BroadcastCreation``).
+    func createBroadcast(_ broadcast: NewBroadcast, idempotency: IdempotencyClaim?) async throws
+        -> BroadcastCreation
+    /// The broadcast `id` with its progress; `nil` when there is none.
+    func broadcast(id: String) async throws -> BroadcastRecord?
+    /// Broadcasts newest first; `beforeSeq` (the previous page's `lastSeq`) is exclusive.
+    func broadcasts(beforeSeq: Int64?, limit: Int) async throws -> BroadcastPage
+    /// Atomically claims the oldest broadcast that is queued, or running with its lease run out
+    /// (a runner that died mid-fan-out), for `lease` seconds under a new claim token. Claiming a
+    /// broadcast to every user for the first time counts the users known then as its `total`.
+    func claimBroadcast(now: Date, lease: TimeInterval) async throws -> ClaimedBroadcast?
+    /// Fans out the next chunk of a claimed broadcast, in ONE transaction: the next `limit` users
+    /// of its audience after its cursor, in user id order, each get the notification exactly as
+    /// ``publish(_:catalog:idempotency:)`` writes it (inbox row, counters, stream event, delivery
+    /// rows under the push policy, created `now`), and the cursor, `processed` and the lease
+    /// (`now + lease`) move with them. A chunk of fewer than `limit` users completes it.
+    ///
+    /// Every user means every user id Herald knows: one with a device (active or not), stored
+    /// preferences or an inbox counter (anyone who was ever sent a visible notification).
+    ///
+    /// `nil`, writing nothing, when `claimToken` no longer holds the broadcast (another runner
+    /// claimed it after the lease ran out, or it ended).
+    func fanOutBroadcastChunk(
+        id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, lease: TimeInterval
+    ) async throws -> BroadcastChunk?
+    /// Hands a claimed broadcast back (a runner stopping between chunks): claimable again at
+    /// `now`, from its cursor. `false`, changing nothing, when `claimToken` no longer holds it.
+    func releaseBroadcast(id: String, claimToken: String, now: Date) async throws -> Bool
+    /// Ends a claimed broadcast as failed with `reason`; `false`, changing nothing, when
+    /// `claimToken` no longer holds it.
+    func failBroadcast(id: String, claimToken: String, reason: String, now: Date) async throws -> Bool
+
     // MARK: Live-update log, for SSE Last-Event-ID resume
 
     /// Events of `userID` with `seq > afterSeq`, oldest first, at most `limit`.

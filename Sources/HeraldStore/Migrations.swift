@@ -263,6 +263,53 @@ extension Migration {
                 ]
             ),
             Migration(
+                version: 4, name: "broadcasts",
+                sql: [
+                    // One row per broadcast. `audience`: all or users; `template` the notification
+                    // fields as JSON. `status`: queued, running (claimed until `lease_expires_at`),
+                    // completed, failed. The fan-out walks the audience in user id order in chunks;
+                    // `after_user_id` is the last user a chunk reached ('' before the first), and it
+                    // moves in the same transaction as that chunk's notification rows, so a resumed
+                    // fan-out never reaches a user twice. `total` is NULL for `all` until the
+                    // fan-out starts. `claim_token` names the runner holding it. `seq` orders them
+                    // (claims oldest first, lists newest first).
+                    """
+                    CREATE TABLE broadcasts (
+                        seq \(d.sequenceKey),
+                        id TEXT NOT NULL UNIQUE,
+                        api_key_id TEXT NOT NULL,
+                        audience TEXT NOT NULL,
+                        template TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        total \(d.bigint),
+                        processed \(d.bigint) NOT NULL,
+                        after_user_id TEXT NOT NULL,
+                        claim_token TEXT,
+                        lease_expires_at \(d.bigint),
+                        failure_reason TEXT,
+                        created_at \(d.bigint) NOT NULL,
+                        started_at \(d.bigint),
+                        completed_at \(d.bigint),
+                        updated_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    // A claim reads only the unfinished broadcasts, oldest first.
+                    """
+                    CREATE INDEX broadcasts_unfinished ON broadcasts (seq)
+                    WHERE status IN ('queued', 'running')
+                    """,
+                    // The listed audience of a broadcast, stored with it (a repeated id once);
+                    // chunks read it in user id order through the primary key.
+                    """
+                    CREATE TABLE broadcast_users (
+                        broadcast_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        PRIMARY KEY (broadcast_id, user_id)
+                    )
+                    """,
+                ]
+            ),
+            Migration(
                 version: 5, name: "expo push receipts",
                 sql: [
                     // An Expo ticket (`provider_ticket_id`) whose receipt is still to be fetched has

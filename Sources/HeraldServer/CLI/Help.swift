@@ -13,6 +13,7 @@ enum Help {
           keys create   Create a publisher API key (printed once, stored as a hash).
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
+          broadcast     Send a notification to every user or a list, as a background job.
           bench         Seed data and mint tokens for scripts/bench-inbox.sh.
           sandbox       Run the local push provider sandbox (APNs, FCM and Expo look-alikes).
 

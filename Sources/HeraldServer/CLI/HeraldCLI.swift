@@ -7,8 +7,8 @@ import HeraldStore
     import FoundationNetworking
 #endif
 
-/// The `herald` command line: `serve`, `migrate`, `keys create`, `token`, `send`, `bench`,
-/// `sandbox`.
+/// The `herald` command line: `serve`, `migrate`, `keys create`, `token`, `send`, `broadcast`,
+/// `bench`, `sandbox`.
 public struct HeraldCLI: Sendable {
     let environment: [String: String]
     let out: @Sendable (String) -> Void
@@ -38,6 +38,7 @@ public struct HeraldCLI: Sendable {
             case "keys": return try await keys(rest)
             case "token": return try await token(rest)
             case "send": return try await send(rest)
+            case "broadcast": return try await BroadcastCommand(cli: self).run(rest)
             case "bench": return try await BenchCommand(cli: self).run(rest)
             case "sandbox": return try await SandboxCommand(cli: self).run(rest)
             default: throw CLIError("unknown command \"\(command)\"")

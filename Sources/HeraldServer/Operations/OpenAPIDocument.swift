@@ -472,6 +472,87 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/broadcasts": {
+              "get": {
+                "operationId": "listBroadcasts",
+                "tags": ["publisher"],
+                "summary": "Every broadcast with its progress, newest first.",
+                "security": [{"apiKey": []}],
+                "parameters": [
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "nextCursor of the previous page.",
+                    "schema": {"type": "string"}
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BroadcastList"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"}
+                }
+              },
+              "post": {
+                "operationId": "createBroadcast",
+                "tags": ["publisher"],
+                "summary": "The notification of a publish to every user Herald knows (anyone with a device, stored preferences or an inbox row) or to listed user ids. Stored and answered at once (queued); a background job fans it out in chunks of users, each written like a publish (inbox row, live event, push under each user's preferences), and never reaches a user twice, even across a restart.",
+                "security": [{"apiKey": []}],
+                "parameters": [
+                  {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "description": "Visible ASCII; replays the first answer (the same broadcast, as it stands) for 24 hours.",
+                    "schema": {"type": "string", "minLength": 1, "maxLength": 255}
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BroadcastRequest"}}}
+                },
+                "responses": {
+                  "202": {
+                    "description": "Stored and queued.",
+                    "headers": {
+                      "Location": {"description": "/v1/broadcasts/{id}", "schema": {"type": "string"}},
+                      "Idempotent-Replayed": {
+                        "description": "true when answered from an earlier request with the same key.",
+                        "schema": {"type": "string", "enum": ["true"]}
+                      }
+                    },
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Broadcast"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "413": {"$ref": "#/components/responses/PayloadTooLarge"},
+                  "422": {"$ref": "#/components/responses/Unprocessable"}
+                }
+              }
+            },
+            "/v1/broadcasts/{id}": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "Broadcast id."}],
+              "get": {
+                "operationId": "getBroadcast",
+                "tags": ["publisher"],
+                "summary": "A broadcast and the progress of its fan-out.",
+                "security": [{"apiKey": []}],
+                "responses": {
+                  "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Broadcast"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
             "/v1/users/{id}/devices": {
               "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "User id."}],
               "get": {
@@ -819,6 +900,63 @@ enum OpenAPIDocument {
                   "deepLink": {"type": ["string", "null"], "maxLength": 2048},
                   "detail": {"oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}]},
                   "push": {"oneOf": [{"$ref": "#/components/schemas/PushOptions"}, {"type": "null"}]}
+                }
+              },
+              "BroadcastRequest": {
+                "type": "object",
+                "required": ["audience", "type", "title", "body"],
+                "properties": {
+                  "audience": {
+                    "oneOf": [
+                      {"type": "string", "enum": ["all"], "description": "Every user Herald knows."},
+                      {
+                        "type": "object",
+                        "required": ["userIds"],
+                        "properties": {
+                          "userIds": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 100000,
+                            "items": {"type": "string", "description": "User id."},
+                            "description": "A repeated id is reached once. The request body limit applies too."
+                          }
+                        }
+                      }
+                    ]
+                  },
+                  "type": {"type": "string", "maxLength": 100, "pattern": "^[a-z0-9_]+(\\.[a-z0-9_-]+)*$"},
+                  "title": {"type": "string", "maxLength": 200},
+                  "body": {"type": "string", "maxLength": 2000},
+                  "data": {"oneOf": [{"$ref": "#/components/schemas/NotificationData"}, {"type": "null"}]},
+                  "deepLink": {"type": ["string", "null"], "maxLength": 2048},
+                  "detail": {"oneOf": [{"$ref": "#/components/schemas/NotificationDetail"}, {"type": "null"}]},
+                  "push": {"oneOf": [{"$ref": "#/components/schemas/PushOptions"}, {"type": "null"}]}
+                }
+              },
+              "BroadcastList": {
+                "type": "object",
+                "required": ["items", "nextCursor"],
+                "properties": {
+                  "items": {"type": "array", "items": {"$ref": "#/components/schemas/Broadcast"}},
+                  "nextCursor": {"type": ["string", "null"], "description": "null on the last page."}
+                }
+              },
+              "Broadcast": {
+                "type": "object",
+                "required": ["id", "status", "audience", "total", "processed", "failureReason", "createdAt", "startedAt", "completedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "status": {"type": "string", "enum": ["queued", "running", "completed", "failed"]},
+                  "audience": {"type": "string", "enum": ["all", "users"]},
+                  "total": {
+                    "type": ["integer", "null"],
+                    "description": "users: the distinct listed ids. all: null until the fan-out starts, then the users known at its start; once completed, the users reached (users who became known during the fan-out are reached when their id sorts after the ones already reached)."
+                  },
+                  "processed": {"type": "integer", "description": "Users given the notification so far."},
+                  "failureReason": {"type": ["string", "null"]},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "startedAt": {"type": ["string", "null"], "format": "date-time"},
+                  "completedAt": {"type": ["string", "null"], "format": "date-time"}
                 }
               },
               "PublishResponse": {

@@ -83,7 +83,8 @@ struct InboxRoutes {
         return outcome
     }
 
-    private static func limit(_ raw: String?) throws -> Int {
+    /// The `limit` query parameter of a list (the broadcast list takes the same).
+    static func limit(_ raw: String?) throws -> Int {
         guard let raw else { return defaultLimit }
         guard let limit = Int(raw), (1...maxLimit).contains(limit) else {
             throw HTTPError(

@@ -57,7 +57,8 @@ struct PublisherRoutes {
         }
     }
 
-    private static func idempotencyKey(_ request: Request) throws -> String? {
+    /// The request's `Idempotency-Key`, checked; `nil` without one. Broadcasts take it too.
+    static func idempotencyKey(_ request: Request) throws -> String? {
         guard let raw = request.headers["Idempotency-Key"] else { return nil }
         let key = raw.trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty, key.count <= maxIdempotencyKeyLength,

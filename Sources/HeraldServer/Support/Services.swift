@@ -13,6 +13,8 @@ struct Services: Sendable {
     let metrics: Metrics
     /// Wakes the delivery worker after a publish wrote delivery rows.
     let deliveryWake: WakeSignal
+    /// Wakes the broadcast runner after a broadcast was stored.
+    let broadcastWake: WakeSignal
     let now: @Sendable () -> Date
 
     /// Default preferences filled for the current catalog.

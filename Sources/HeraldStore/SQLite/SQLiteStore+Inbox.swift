@@ -45,41 +45,7 @@ extension SQLiteStore {
                 }
             }
 
-            var events: [StreamEventRecord] = []
-            events.reserveCapacity(notifications.count)
-            var recipients: [String] = []  // first-appearance order
-            var added: [String: Int] = [:]  // visible rows added per user
-            for notification in notifications {
-                if added[notification.userID] == nil {
-                    recipients.append(notification.userID)
-                    added[notification.userID] = 0
-                }
-                let event = try Self.insert(notification, db)
-                if let event {
-                    events.append(event)
-                    added[notification.userID, default: 0] += 1
-                }
-            }
-
-            try Self.writeOutbox(for: notifications, catalog: catalog, db)
-
-            var counts: [String: Counts] = [:]
-            for userID in recipients {
-                let delta = added[userID] ?? 0
-                if delta > 0 {
-                    counts[userID] = try db.queryOne(
-                        """
-                        INSERT INTO user_counters (user_id, unread, unseen) VALUES (\(userID), \(delta), \(delta))
-                        ON CONFLICT (user_id) DO UPDATE SET
-                            unread = user_counters.unread + excluded.unread,
-                            unseen = user_counters.unseen + excluded.unseen
-                        RETURNING unread, unseen
-                        """
-                    ) { row in Counts(unread: row.int(0), unseen: row.int(1)) }
-                } else {
-                    counts[userID] = try Self.counts(db, userID: userID)
-                }
-            }
+            let (events, counts) = try Self.writeNotifications(notifications, catalog: catalog, db)
 
             if let claim {
                 let answer = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
@@ -97,6 +63,50 @@ extension SQLiteStore {
             }
             return .created(events: events, counts: counts)
         }
+    }
+
+    /// Writes the rows, their stream events, their delivery rows and the recipients' counters,
+    /// inside the caller's write transaction: what a publish and a broadcast chunk share.
+    /// Answers the `notification.created` events (input order) and each recipient's counts.
+    static func writeNotifications(
+        _ notifications: [NewNotification], catalog: Catalog, _ db: SQLiteConnection
+    ) throws -> (events: [StreamEventRecord], counts: [String: Counts]) {
+        var events: [StreamEventRecord] = []
+        events.reserveCapacity(notifications.count)
+        var recipients: [String] = []  // first-appearance order
+        var added: [String: Int] = [:]  // visible rows added per user
+        for notification in notifications {
+            if added[notification.userID] == nil {
+                recipients.append(notification.userID)
+                added[notification.userID] = 0
+            }
+            let event = try Self.insert(notification, db)
+            if let event {
+                events.append(event)
+                added[notification.userID, default: 0] += 1
+            }
+        }
+
+        try Self.writeOutbox(for: notifications, catalog: catalog, db)
+
+        var counts: [String: Counts] = [:]
+        for userID in recipients {
+            let delta = added[userID] ?? 0
+            if delta > 0 {
+                counts[userID] = try db.queryOne(
+                    """
+                    INSERT INTO user_counters (user_id, unread, unseen) VALUES (\(userID), \(delta), \(delta))
+                    ON CONFLICT (user_id) DO UPDATE SET
+                        unread = user_counters.unread + excluded.unread,
+                        unseen = user_counters.unseen + excluded.unseen
+                    RETURNING unread, unseen
+                    """
+                ) { row in Counts(unread: row.int(0), unseen: row.int(1)) }
+            } else {
+                counts[userID] = try Self.counts(db, userID: userID)
+            }
+        }
+        return (events, counts)
     }
 
     /// Inserts one row (its statements are cached, so a batch reuses them); returns its
