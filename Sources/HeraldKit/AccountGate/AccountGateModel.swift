@@ -53,9 +53,11 @@ import Observation
 
     /// The session is known: at a cold start, after a sign-in or after a sign-out. A guest gets
     /// the app at once (GATE-01). A signed-in cold start blocks until the stage resolves or the
-    /// gate gives up (GATE-02, GATE-03); a sign-in during the run never blocks.
+    /// gate gives up (GATE-02, GATE-03); a sign-in during the run never blocks. A signed-in
+    /// session that ends takes its pending sign-in action with it (GATE-07).
     public func sessionStarted(userID: String?, isColdStart: Bool) {
         stopTimers()
+        if self.userID != nil, userID != self.userID { pendingSignInAction = nil }
         self.userID = userID
         isDegraded = false
         isRetrying = false
@@ -124,7 +126,7 @@ import Observation
 
     /// Stores an action to run once the signed-in account is ready, such as the step a guest
     /// wanted before the sign-in sheet; it runs once (GATE-07). Runs at once when the account
-    /// is ready already. A later action replaces one not yet run.
+    /// is ready already. A later action replaces one not yet run; a sign-out drops it.
     public func runWhenSignedIn(_ action: @escaping @MainActor () -> Void) {
         if userID != nil, stage == .ready {
             action()

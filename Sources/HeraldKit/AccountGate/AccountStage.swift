@@ -10,14 +10,6 @@ public enum AccountStage: Sendable, Equatable {
     case needsDetails
     /// The account was deleted or suspended.
     case closed
-
-    /// Whether the stage settles the gate (ready, needs details or closed).
-    var isResolved: Bool {
-        switch self {
-        case .ready, .needsDetails, .closed: true
-        case .loading, .unknown: false
-        }
-    }
 }
 
 /// Why the account stage is unknown.

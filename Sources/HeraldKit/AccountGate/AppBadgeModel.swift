@@ -33,13 +33,16 @@ import Observation
         }
         let events = api.liveEvents()
         streamTask = Task { [weak self] in
+            // A stream replaced by a session change can still hand over what it held; the
+            // session that changed it owns the count now.
             do {
                 for try await event in events {
+                    guard !Task.isCancelled else { return }
                     if case .counts(let counts) = event { self?.show(counts.unread) }
                 }
             } catch let error as HeraldAPIError where error.kind == .unauthenticated {
                 // The session is gone: the person is a guest now.
-                self?.show(0)
+                if !Task.isCancelled { self?.show(0) }
             } catch {
                 // The stream ended another way; the count stays until the next session.
             }

@@ -70,7 +70,8 @@ import Observation
         showCover()
     }
 
-    /// Home exists: a link that arrived before it opens now (SPLASH-04).
+    /// Home exists: a link that arrived before it opens now, or once app-config has loaded
+    /// (SPLASH-04).
     public func homeBuilt() {
         links.homeBuilt()
     }

@@ -61,10 +61,11 @@ import Observation
         unreadCount = count
     }
 
-    /// The session changed: the Profile badge shows only once a user id exists (TABS-02).
+    /// The session changed: the Profile badge shows only once a user id exists (TABS-02), and
+    /// another user's count is not carried over.
     public func sessionChanged(userID: String?) {
+        if userID != self.userID { unreadCount = 0 }
         self.userID = userID
-        if userID == nil { unreadCount = 0 }
     }
 
     private func badge(of tab: AppTab) -> String? {

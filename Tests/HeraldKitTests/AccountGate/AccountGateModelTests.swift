@@ -226,6 +226,34 @@ import Testing
         #expect(runs == 11)
     }
 
+    @Test("GATE-07 an action stored for a signed-in user does not run for the next one after a sign-out")
+    func pendingActionEndsWithTheSession() {
+        let world = ShellWorld()
+        let gate = gate(world)
+        var ran: [String] = []
+        gate.sessionStarted(userID: "alice", isColdStart: false)
+        gate.runWhenSignedIn { ran.append("alice's") }
+        gate.sessionStarted(userID: nil, isColdStart: false)
+        gate.sessionStarted(userID: "bob", isColdStart: false)
+        gate.accountStageChanged(.ready)
+        #expect(ran.isEmpty)
+
+        // A closed account ends the session the same way.
+        gate.sessionStarted(userID: "dave", isColdStart: false)
+        gate.runWhenSignedIn { ran.append("dave's") }
+        gate.accountStageChanged(.closed)
+        gate.sessionStarted(userID: "carol", isColdStart: false)
+        gate.accountStageChanged(.ready)
+        #expect(ran.isEmpty)
+
+        // A guest's action still runs at the sign-in that follows.
+        gate.sessionStarted(userID: nil, isColdStart: false)
+        gate.runWhenSignedIn { ran.append("guest's") }
+        gate.sessionStarted(userID: "erin", isColdStart: false)
+        gate.accountStageChanged(.ready)
+        #expect(ran == ["guest's"])
+    }
+
     @Test("GATE-07 an action stored while a signed-in account still loads waits for ready; the last one stored runs")
     func actionWaitsForReady() async {
         let world = ShellWorld()

@@ -53,6 +53,20 @@ import Testing
         #expect(world.shell.iconBadges == [0, 4, 0])
     }
 
+    @Test("GATE-09 counts the old session's stream already held are not shown after a sign-out")
+    func signOutBeforeTheStreamIsRead() async {
+        let world = ShellWorld()
+        let backend = FakeInboxBackend(notifications(4))
+        world.dependencies.api = backend.api(serving: [.liveEvents])
+        let badge = AppBadgeModel(dependencies: world.dependencies, shell: world.shell.client)
+        // The stream opens with its counts queued; the person signs out before they are read.
+        badge.sessionChanged(isSignedIn: true)
+        badge.sessionChanged(isSignedIn: false)
+        await world.clock.settle()
+        #expect(badge.unreadCount == 0)
+        #expect(world.shell.iconBadges == [0])
+    }
+
     @Test("GATE-09 a session lost on the stream (401) clears the icon")
     func lostSessionClears() async {
         let world = ShellWorld()

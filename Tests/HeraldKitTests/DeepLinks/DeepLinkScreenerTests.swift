@@ -42,6 +42,60 @@ import Testing
         #expect(world.navigator.steps.isEmpty)
     }
 
+    @Test("SPLASH-04 a link that arrived before Home waits for app-config when Home is built first, and opens once")
+    func coldLinkWaitsForAppConfig() async throws {
+        let world = ShellWorld()
+        let links = DeepLinkScreener(dependencies: world.dependencies)
+        _ = links.coldStart(link: "/orders/42")
+        links.homeBuilt()
+        #expect(world.navigator.steps.isEmpty)
+        #expect(links.parkedLink == "/orders/42")
+        await world.clock.advance(by: .seconds(5))
+        let config = try world.appConfig(allowing: ["/orders/"])
+        links.appConfigLoaded(config)
+        #expect(world.navigator.openedPaths == ["/orders/42"])
+        links.appConfigLoaded(config)
+        links.homeBuilt()
+        #expect(world.navigator.openedPaths == ["/orders/42"])
+    }
+
+    @Test("LINK-01 a warm link before app-config waits for it and is screened then; the newest one wins")
+    func warmLinkWaitsForAppConfig() throws {
+        let world = ShellWorld()
+        let links = DeepLinkScreener(dependencies: world.dependencies)
+        _ = links.coldStart(link: nil)
+        links.homeBuilt()
+        links.linkOpened("/orders/41")
+        links.linkOpened("/orders/42")
+        #expect(world.navigator.steps.isEmpty)
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
+        #expect(world.navigator.openedPaths == ["/orders/42"])
+
+        let rejecting = ShellWorld()
+        let screener = DeepLinkScreener(dependencies: rejecting.dependencies)
+        _ = screener.coldStart(link: nil)
+        screener.homeBuilt()
+        screener.linkOpened("/admin/secret")
+        screener.appConfigLoaded(try rejecting.appConfig(allowing: ["/orders/"]))
+        #expect(rejecting.navigator.steps.isEmpty)
+        #expect(screener.parkedLink == nil)
+    }
+
+    @Test(
+        "LINK-02 a link still waiting for app-config 60 s after Home was built is dropped (60 s is kept)",
+        arguments: [(60_000, true), (60_001, false)])
+    func linkWaitingForAppConfigExpires(waited: Int, opens: Bool) async throws {
+        let world = ShellWorld(platform: .android)
+        let links = DeepLinkScreener(dependencies: world.dependencies)
+        _ = links.coldStart(link: "/orders/42")
+        await world.clock.advance(by: .seconds(20))
+        links.homeBuilt()
+        await world.clock.advance(by: .milliseconds(waited))
+        links.appConfigLoaded(try world.appConfig(allowing: ["/orders/"]))
+        #expect(world.navigator.openedPaths == (opens ? ["/orders/42"] : []))
+        #expect(links.parkedLink == nil)
+    }
+
     @Test("LINK-02 Android parks a warm link that arrives before Home and replays it once Home is built")
     func androidParksWarmLink() async throws {
         let world = ShellWorld(platform: .android)

@@ -46,6 +46,18 @@ import Testing
         #expect(bar.items.filter { $0.tab != .bag }.allSatisfy { $0.badge == nil })
     }
 
+    @Test("TABS-02 another user's unread count is not shown on the next user's Profile")
+    func profileBadgeIsPerUser() {
+        let bar = TabBarModel()
+        bar.sessionChanged(userID: "alice")
+        bar.unreadCountChanged(7)
+        bar.sessionChanged(userID: "bob")
+        #expect(bar.items.first { $0.tab == .profile }?.badge == nil)
+        bar.unreadCountChanged(2)
+        bar.sessionChanged(userID: "bob")
+        #expect(bar.items.first { $0.tab == .profile }?.badge == "2")
+    }
+
     @Test("TABS-03 the tab bar hides on pushed full-screen routes such as a product, and comes back on a tab")
     func hiddenOnFullScreenRoutes() {
         let bar = TabBarModel()
