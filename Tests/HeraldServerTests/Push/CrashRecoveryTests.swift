@@ -18,7 +18,8 @@ struct CrashRecoveryTests {
             .appendingPathComponent("herald-crash-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let credentials = try SandboxCredentials.loadOrCreate(in: directory)
+        let credentials = try TestSandboxCredentials.fresh(prefix: "herald-crash-sandbox")
+        defer { try? FileManager.default.removeItem(atPath: credentials.directory) }
         // The restarted process signs a new provider token; APNs refuses one within 20 minutes
         // of the last, so the sandbox's clock moves on between the two processes.
         let clock = SandboxClock()

@@ -21,10 +21,7 @@ struct ExpoFixture {
         accessToken: String? = nil, receiptDelay: TimeInterval = 0.05, retryBase: TimeInterval = 0.01,
         _ body: (ExpoFixture) async throws -> Void
     ) async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-expo-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let credentials = try SandboxCredentials.loadOrCreate(in: directory.path)
+        let credentials = try TestSandboxCredentials.fresh(prefix: "herald-expo")
         let sandbox = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let gateway = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(tls: credentials.tls),

@@ -21,10 +21,7 @@ struct PushFixture {
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, configuresFCM: Bool = true
     ) async throws -> PushFixture {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-push-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let credentials = try SandboxCredentials.loadOrCreate(in: directory.path)
+        let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
         let sandbox = try APNsSandbox(credentials: credentials)
         let fcm = try FCMSandbox(credentials: credentials)
         let gateway = try HTTP2Server.start(
