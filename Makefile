@@ -8,8 +8,9 @@ SWIFT ?= swift
 # libcurl4-openssl-dev: HeraldPush's HTTP/2 client (libcurl multi over nghttp2).
 # libnghttp2-dev: the sandbox's HTTP/2 server.
 # nghttp2-server: nghttpd, the HTTP/2 server of the transport tests until they move to the sandbox.
+# libpq-dev: the PostgreSQL store. postgresql: the server binaries of the tests' throwaway cluster.
 DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 libcurl4-openssl-dev libnghttp2-dev \
-	pkg-config wrk nghttp2-server
+	pkg-config wrk nghttp2-server libpq-dev postgresql
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -29,10 +30,11 @@ run: release
 	@scripts/run-dev.sh
 
 # Zero warnings is a rule: the test build treats them as errors. A hung test fails the run
-# after 30 minutes instead of holding CI to its limit.
+# after 30 minutes instead of holding CI to its limit. The tests get a throwaway PostgreSQL
+# cluster (HERALD_TEST_POSTGRES_URL), removed afterwards even when they fail.
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	timeout 1800 $(SWIFT) test --skip-build
+	scripts/pg-test-cluster.sh run timeout 1800 $(SWIFT) test --skip-build
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

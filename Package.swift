@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Shared wire types, catalog and validation (client and server).
         .target(name: "HeraldModel"),
@@ -26,8 +27,8 @@ let package = Package(
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD"]),
         // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
         .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
-        // Store protocol and the SQLite store.
-        .target(name: "HeraldStore", dependencies: ["CSQLite", "HeraldModel"]),
+        // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
+        .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel"]),
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
         // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
         .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),

@@ -31,6 +31,16 @@ struct SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// The columns of the inbox index (migration 2). SQLite's covers the list page; a
+    /// PostgreSQL btree entry must fit in about a third of a page (2.7 kB), which `list_json`
+    /// can exceed, so PostgreSQL indexes the order only and reads the rows from the table.
+    var inboxIndexColumns: String {
+        switch name {
+        case .sqlite: "user_id, seq, list_json, read_at, seen_at, deleted_at, hidden"
+        case .postgres: "user_id, seq"
+        }
+    }
+
     /// Starts a write transaction that takes the write lock at once, so read-then-write
     /// sequences inside it cannot race another writer.
     var beginWrite: String {
@@ -214,7 +224,7 @@ extension Migration {
                     "DROP INDEX notifications_inbox",
                     """
                     CREATE INDEX notifications_inbox ON notifications (
-                        user_id, seq, list_json, read_at, seen_at, deleted_at, hidden
+                        \(d.inboxIndexColumns)
                     ) WHERE deleted_at IS NULL AND hidden = 0
                     """,
                     // Expired Idempotency-Key claims are pruned hourly.

@@ -1,10 +1,11 @@
 import CSQLite
 
-/// An error from a store: a failed SQLite call, a bad database URL or a stored value that
-/// cannot be read back.
+/// An error from a store: a failed SQLite or PostgreSQL call, a bad database URL or a stored
+/// value that cannot be read back.
 ///
-/// `description` is safe to log: it holds the result code and SQLite's message, never bound
-/// values. `debugDescription` adds the SQL text (which holds only `?` placeholders).
+/// `description` is safe to log: it holds the result code (or SQLSTATE) and the database's
+/// message, never bound values. `debugDescription` adds the SQL text (which holds only `?` or
+/// `$n` placeholders).
 public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is. New kinds may be added without breaking callers.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -13,6 +14,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
             case invalidDatabaseURL
             case invalidStoredValue
             case encodingFailed
+            case postgres
+            case unsupported
         }
 
         private let base: Base
@@ -26,6 +29,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let invalidStoredValue = Code(.invalidStoredValue)
         /// A value could not be encoded for storage.
         public static let encodingFailed = Code(.encodingFailed)
+        /// PostgreSQL answered with an error (see ``StoreError/sqlState``), or the connection failed.
+        public static let postgres = Code(.postgres)
+        /// The store does not implement this operation yet.
+        public static let unsupported = Code(.unsupported)
 
         public var description: String { base.rawValue }
     }
@@ -35,21 +42,27 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public let resultCode: Int32?
     /// SQLite's message, or the store's own for the other codes.
     public let message: String
-    /// The statement that failed, with `?` placeholders instead of values.
+    /// The statement that failed, with `?` or `$n` placeholders instead of values.
     public let sql: String?
+    /// PostgreSQL's SQLSTATE (e.g. `23505` for a unique violation) when `code` is `.postgres`
+    /// and the server answered; `nil` for a connection failure.
+    public let sqlState: String?
 
-    init(code: Code, resultCode: Int32? = nil, message: String, sql: String? = nil) {
+    init(code: Code, resultCode: Int32? = nil, message: String, sql: String? = nil, sqlState: String? = nil) {
         self.code = code
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
+        self.sqlState = sqlState
     }
 
     /// The primary result code (`SQLITE_CONSTRAINT`, `SQLITE_BUSY`, ...) of ``resultCode``.
     public var primaryResultCode: Int32? { resultCode.map { $0 & 0xFF } }
 
     /// A UNIQUE, NOT NULL, CHECK or foreign key constraint failed.
-    public var isConstraintViolation: Bool { primaryResultCode == SQLITE_CONSTRAINT }
+    public var isConstraintViolation: Bool {
+        primaryResultCode == SQLITE_CONSTRAINT || sqlState?.hasPrefix("23") == true
+    }
 
     /// The database stayed locked by another connection past the busy timeout.
     public var isBusy: Bool { primaryResultCode == SQLITE_BUSY || primaryResultCode == SQLITE_LOCKED }
@@ -57,6 +70,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var description: String {
         if let resultCode {
             return "StoreError(\(code), SQLite \(resultCode)): \(message)"
+        }
+        if let sqlState {
+            return "StoreError(\(code), SQLSTATE \(sqlState)): \(message)"
         }
         return "StoreError(\(code)): \(message)"
     }

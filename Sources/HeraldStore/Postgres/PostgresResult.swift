@@ -1,0 +1,109 @@
+import CPostgres
+import Foundation
+
+/// The one place libpq result statuses are checked: returns the result when the statement
+/// succeeded, otherwise frees it and throws a ``StoreError`` with the SQLSTATE, PostgreSQL's
+/// primary message (never the DETAIL, which can quote row values) and the SQL.
+func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: String) throws(StoreError)
+    -> PostgresResult
+{
+    guard let result else {
+        // No result at all: out of memory or the connection is gone.
+        let message = PQerrorMessage(connection).map { String(cString: $0) } ?? "no result"
+        throw StoreError(
+            code: .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+    }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+        return PostgresResult(handle: result, sql: sql)
+    default:
+        let sqlState = herald_pq_sqlstate(result).map { String(cString: $0) }
+        let message =
+            herald_pq_primary_message(result).map { String(cString: $0) }
+            ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
+        PQclear(result)
+        throw StoreError(
+            code: .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql,
+            sqlState: sqlState)
+    }
+}
+
+/// Owns one `PGresult*`; `PQclear` in `deinit`.
+final class PostgresResult {
+    private let handle: OpaquePointer
+    let sql: String
+
+    fileprivate init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { PQclear(handle) }
+
+    var rowCount: Int { Int(PQntuples(handle)) }
+
+    /// Rows changed by an INSERT, UPDATE or DELETE (0 for other statements).
+    var changes: Int { PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0 }
+
+    /// Row `index`; valid while this result lives.
+    func row(_ index: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(index)) }
+
+    fileprivate func isNull(_ row: Int32, _ column: Int) -> Bool {
+        PQgetisnull(handle, row, Int32(column)) != 0
+    }
+
+    fileprivate func text(_ row: Int32, _ column: Int) -> String {
+        guard let bytes = PQgetvalue(handle, row, Int32(column)) else { return "" }
+        return String(cString: bytes)
+    }
+}
+
+/// One row of a result, decoded from libpq's text format.
+struct PostgresRow {
+    fileprivate let result: PostgresResult
+    fileprivate let index: Int32
+
+    var sql: String { result.sql }
+
+    func isNull(_ column: Int) -> Bool { result.isNull(index, column) }
+
+    func text(_ column: Int) -> String { result.text(index, column) }
+
+    func int64(_ column: Int) throws(StoreError) -> Int64 {
+        guard let number = Int64(text(column)) else {
+            throw StoreError(code: .invalidStoredValue, message: "column \(column) is not a 64-bit integer", sql: sql)
+        }
+        return number
+    }
+
+    func int(_ column: Int) throws(StoreError) -> Int { Int(try int64(column)) }
+
+    func bool(_ column: Int) throws(StoreError) -> Bool { try int64(column) != 0 }
+
+    func date(_ column: Int) throws(StoreError) -> Date { StoreTime.date(try int64(column)) }
+
+    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt64(_ column: Int) throws(StoreError) -> Int64? { isNull(column) ? nil : try int64(column) }
+    func optionalBool(_ column: Int) throws(StoreError) -> Bool? { isNull(column) ? nil : try bool(column) }
+    func optionalDate(_ column: Int) throws(StoreError) -> Date? { isNull(column) ? nil : try date(column) }
+
+    /// Decodes a JSON TEXT column.
+    func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T {
+        try StoreJSON.decode(type, from: text(column), sql: sql)
+    }
+
+    func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T? {
+        isNull(column) ? nil : try json(type, column)
+    }
+
+    /// A TEXT column holding a raw-value enum.
+    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
+    where T.RawValue == String {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else {
+            throw StoreError(
+                code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
+        }
+        return value
+    }
+}

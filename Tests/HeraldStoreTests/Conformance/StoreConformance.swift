@@ -1,0 +1,210 @@
+import Foundation
+import HeraldModel
+import Testing
+
+@testable import HeraldStore
+
+/// One behaviour every store must have, checked the same way against each store (see
+/// ``SQLiteConformanceTests`` and ``PostgresConformanceTests``). Each check gets a fresh store.
+enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case migrationsRecorded = "a fresh store has applied and recorded every migration"
+    case settings = "a setting is nil until set; set-if-absent keeps the first value"
+    case settingRace = "racing set-if-absent calls all answer the same stored value"
+    case apiKeys = "API keys are found by hash only"
+    case duplicateAPIKey = "a second key with the same hash is a constraint violation that never quotes the hash"
+    case deviceRegistered = "upsert registers a device; environment defaults to production"
+    case deviceUpdatedInPlace = "upsert of a known token updates it in place and keeps createdAt"
+    case deviceMoves = "a token registered under another user moves to the new user"
+    case deviceDeleteOwnOnly = "delete removes only this user's token"
+    case devicesNewestFirst = "devices are listed newest first"
+    case preferencesAbsent = "a user with no stored preferences reads nil"
+    case preferencesPersist = "updates persist and the next update starts from what is stored"
+    case preferencesThrowingUpdate = "a throwing update stores nothing"
+    case preferencesConcurrent = "concurrent read-modify-writes lose no update"
+    case events = "analytics events are stored per user and counted"
+    case appConfig = "app config is nil until set, round trips, and the last write wins"
+    case ping = "ping answers"
+
+    var testDescription: String { rawValue }
+
+    func run(on store: some MigratedStore) async throws {
+        switch self {
+        case .migrationsRecorded:
+            let versions = type(of: store).migrations.map(\.version)
+            #expect(!versions.isEmpty)
+            #expect(store.appliedMigrations == versions)
+            #expect(try store.schemaVersions() == versions)
+        case .settings:
+            #expect(try await store.setting("user_token_secret") == nil)
+            #expect(try await store.setSettingIfAbsent("user_token_secret", value: "first") == "first")
+            #expect(try await store.setSettingIfAbsent("user_token_secret", value: "second") == "first")
+            #expect(try await store.setting("user_token_secret") == "first")
+            #expect(try await store.setting("other") == nil)
+        case .settingRace:
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await store.setSettingIfAbsent("secret", value: "v\(index)") }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(answers.count == 1)
+            #expect(try await store.setting("secret") == answers.first)
+        case .apiKeys:
+            let key = APIKeyRecord(id: "k1", name: "backend", hash: "h-abc", createdAt: at(5))
+            try await store.createAPIKey(key)
+            #expect(try await store.apiKey(hash: "h-abc") == key)
+            #expect(try await store.apiKey(hash: "k1") == nil)
+            #expect(try await store.apiKey(hash: "h-other") == nil)
+        case .duplicateAPIKey:
+            try await store.createAPIKey(APIKeyRecord(id: "k1", name: "a", hash: "secret-hash", createdAt: t0))
+            let error = try await #require(throws: StoreError.self) {
+                try await store.createAPIKey(APIKeyRecord(id: "k2", name: "b", hash: "secret-hash", createdAt: t0))
+            }
+            #expect(error.isConstraintViolation)
+            #expect(try #require(error.sql).contains("INSERT INTO api_keys"))
+            #expect(!error.debugDescription.contains("secret-hash"))
+            #expect(try await store.apiKey(hash: "secret-hash")?.id == "k1")
+        case .deviceRegistered:
+            let device = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
+            #expect(
+                device
+                    == Device(
+                        token: "tok-1", userId: "u1", provider: .apns, platform: .ios, environment: .production,
+                        appVersion: "1.2.0", locale: "nl-NL", timeZone: "Europe/Amsterdam", active: true,
+                        createdAt: at(1), updatedAt: at(1)))
+            #expect(try await store.devices(userID: "u1") == [device])
+        case .deviceUpdatedInPlace:
+            _ = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
+            var changed = Self.iphone
+            changed.appVersion = "1.3.0"
+            changed.environment = .development
+            changed.locale = nil
+            let device = try await store.upsertDevice(userID: "u1", changed, at: at(50))
+            #expect(device.appVersion == "1.3.0")
+            #expect(device.environment == .development)
+            #expect(device.locale == nil)
+            #expect(device.createdAt == at(1))
+            #expect(device.updatedAt == at(50))
+            #expect(try await store.devices(userID: "u1") == [device])
+        case .deviceMoves:
+            _ = try await store.upsertDevice(userID: "alice", Self.iphone, at: at(1))
+            let moved = try await store.upsertDevice(userID: "bob", Self.iphone, at: at(10))
+            #expect(moved.userId == "bob")
+            #expect(moved.active)
+            #expect(moved.createdAt == at(10))
+            #expect(try await store.devices(userID: "alice").isEmpty)
+            #expect(try await store.devices(userID: "bob") == [moved])
+        case .deviceDeleteOwnOnly:
+            _ = try await store.upsertDevice(userID: "alice", Self.iphone, at: at(1))
+            #expect(try await store.deleteDevice(userID: "bob", token: "tok-1") == false)
+            #expect(try await store.devices(userID: "alice").count == 1)
+            #expect(try await store.deleteDevice(userID: "alice", token: "tok-1"))
+            #expect(try await store.deleteDevice(userID: "alice", token: "tok-1") == false)
+            #expect(try await store.devices(userID: "alice").isEmpty)
+        case .devicesNewestFirst:
+            _ = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
+            _ = try await store.upsertDevice(
+                userID: "u1", DeviceRegistration(token: "tok-2", provider: .fcm, platform: .android), at: at(2))
+            _ = try await store.upsertDevice(
+                userID: "u1", DeviceRegistration(token: "tok-3", provider: .expo, platform: .ios), at: at(3))
+            _ = try await store.upsertDevice(
+                userID: "u2", DeviceRegistration(token: "tok-4", provider: .fcm, platform: .android), at: at(4))
+            #expect(try await store.devices(userID: "u1").map(\.token) == ["tok-3", "tok-2", "tok-1"])
+            _ = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(5))
+            #expect(try await store.devices(userID: "u1").map(\.token) == ["tok-1", "tok-3", "tok-2"])
+        case .preferencesAbsent:
+            #expect(try await store.preferences(userID: "u1") == nil)
+        case .preferencesPersist:
+            let stored = try await store.updatePreferences(userID: "u1", initial: Preferences()) { preferences in
+                preferences.categories["promotions"] = false
+                preferences.osPermissionGranted = true
+                preferences.quietHours = QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Amsterdam")
+            }
+            #expect(stored.categories == ["promotions": false])
+            #expect(try await store.preferences(userID: "u1") == stored)
+            let next = try await store.updatePreferences(userID: "u1", initial: Preferences(globalEnabled: false)) {
+                preferences in
+                #expect(preferences.globalEnabled)
+                preferences.disabledTypes = ["promo.flash"]
+                preferences.quietHours = nil
+            }
+            #expect(
+                next
+                    == Preferences(
+                        globalEnabled: true, osPermissionGranted: true, categories: ["promotions": false],
+                        disabledTypes: ["promo.flash"], quietHours: nil))
+            #expect(try await store.preferences(userID: "u1") == next)
+            #expect(try await store.preferences(userID: "u2") == nil)
+        case .preferencesThrowingUpdate:
+            await #expect(throws: Refused.self) {
+                try await store.updatePreferences(userID: "u1", initial: Preferences()) { preferences in
+                    preferences.globalEnabled = false
+                    throw Refused()
+                }
+            }
+            #expect(try await store.preferences(userID: "u1") == nil)
+        case .preferencesConcurrent:
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        _ = try await store.updatePreferences(userID: "u1", initial: Preferences()) {
+                            $0.disabledTypes.append("type.\(index)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let stored = try #require(try await store.preferences(userID: "u1"))
+            #expect(Set(stored.disabledTypes) == Set((0..<40).map { "type.\($0)" }))
+        case .events:
+            #expect(try await store.eventCount(userID: "u1") == 0)
+            try await store.insertEvents(
+                userID: "u1",
+                [
+                    AnalyticsEvent(name: "notification_banner_shown", at: at(1)),
+                    AnalyticsEvent(name: "notification_consent_accepted", at: at(2), properties: ["n": .number(2)]),
+                ], receivedAt: at(3))
+            try await store.insertEvents(userID: "u2", [AnalyticsEvent(name: "x", at: at(1))], receivedAt: at(3))
+            try await store.insertEvents(userID: "u2", [], receivedAt: at(3))
+            #expect(try await store.eventCount(userID: "u1") == 2)
+            #expect(try await store.eventCount(userID: "u2") == 1)
+        case .appConfig:
+            #expect(try await store.appConfig() == nil)
+            let document = AppConfigDocument(
+                update: UpdatePolicy(
+                    ios: PlatformUpdatePolicy(minimumVersion: "2.0.0", storeURL: "https://apps.apple.com/app/id1")),
+                deepLinks: DeepLinkPolicy(allowedPrefixes: ["/orders", "https://example.com/"]))
+            try await store.setAppConfig(document, at: at(1))
+            #expect(try await store.appConfig() == document)
+            let replacement = AppConfigDocument(deepLinks: DeepLinkPolicy(allowedPrefixes: []))
+            try await store.setAppConfig(replacement, at: at(2))
+            #expect(try await store.appConfig() == replacement)
+        case .ping:
+            try await store.ping()
+        }
+    }
+
+    private struct Refused: Error {}
+
+    private static let iphone = DeviceRegistration(
+        token: "tok-1", provider: .apns, platform: .ios, appVersion: "1.2.0", locale: "nl-NL",
+        timeZone: "Europe/Amsterdam")
+}
+
+@Suite("Store conformance: SQLite")
+struct SQLiteConformanceTests {
+    @Test("SQLite store", arguments: ConformanceCheck.allCases)
+    func conforms(_ check: ConformanceCheck) async throws {
+        try await withStore { (store) async throws in try await check.run(on: store) }
+    }
+}
+
+@Suite(
+    "Store conformance: PostgreSQL",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresConformanceTests {
+    @Test("PostgreSQL store", arguments: ConformanceCheck.allCases)
+    func conforms(_ check: ConformanceCheck) async throws {
+        try await PostgresTestDatabase.withStore { store in try await check.run(on: store) }
+    }
+}
