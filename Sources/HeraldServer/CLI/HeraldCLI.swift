@@ -99,8 +99,9 @@ public struct HeraldCLI: Sendable {
             return 0
         }
         let url = configuration(args).databaseURL
-        let store = try SQLiteStore.open(url: url)
-        let applied = try store.migrate()
+        let applied =
+            try PostgresStore.isPostgresURL(url)
+            ? PostgresStore.open(url: url).migrate() : SQLiteStore.open(url: url).migrate()
         out(
             applied.isEmpty
                 ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")

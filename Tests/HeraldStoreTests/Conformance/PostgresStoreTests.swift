@@ -1,0 +1,161 @@
+import Foundation
+import HeraldModel
+import Testing
+
+@testable import HeraldStore
+
+/// What only the PostgreSQL store has: libpq errors, the migration lock, reconnecting, the
+/// operations it refuses for now.
+@Suite(
+    "PostgreSQL store", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresStoreTests {
+    @Test("re-opening applies nothing and keeps the data")
+    func reopenIsIdempotent() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let allVersions = PostgresStore.migrations.map(\.version)
+            do {
+                let store = try PostgresStore.open(url: url)
+                #expect(store.appliedMigrations == allVersions)
+                #expect(try store.migrate() == allVersions)  // what this instance applied, at open
+                try await store.createAPIKey(APIKeyRecord(id: "k1", name: "a", hash: "h", createdAt: t0))
+            }
+            let reopened = try PostgresStore.open(url: url)
+            #expect(reopened.appliedMigrations == [])
+            #expect(try reopened.migrate() == [])
+            #expect(try reopened.schemaVersions() == allVersions)
+            #expect(try await reopened.apiKey(hash: "h")?.id == "k1")
+        }
+    }
+
+    @Test("stores opening at once on an empty schema apply each migration exactly once")
+    func concurrentOpenMigratesOnce() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try PostgresStore.open(url: url).appliedMigrations }
+                }
+                return try await group.reduce(into: [[Int]]()) { $0.append($1) }
+            }
+            let allVersions = PostgresStore.migrations.map(\.version)
+            #expect(applied.flatMap { $0 }.sorted() == allVersions)
+            #expect(applied.filter(\.isEmpty).count == 3)
+        }
+    }
+
+    @Test("errors carry the SQLSTATE, the primary message and the SQL with $n placeholders, never the values")
+    func errorsCarrySQLState() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            try await store.createAPIKey(APIKeyRecord(id: "k1", name: "a", hash: "secret-hash", createdAt: t0))
+            let error = try await #require(throws: StoreError.self) {
+                try await store.createAPIKey(APIKeyRecord(id: "k2", name: "b", hash: "secret-hash", createdAt: t0))
+            }
+            #expect(error.code == .postgres)
+            #expect(error.sqlState == "23505")  // unique_violation
+            #expect(error.resultCode == nil)
+            #expect(error.message.contains("api_keys_key_hash_key"))
+            #expect(error.sql?.contains("VALUES ($1, $2, $3, $4)") == true)
+            #expect(!error.debugDescription.contains("secret-hash"))
+            #expect(error.description.contains("SQLSTATE 23505"))
+
+            let syntax = try #require(throws: StoreError.self) {
+                try store.read { db in try db.execute("SELECT nope FROM settings WHERE key = \("k")") }
+            }
+            #expect(syntax.sqlState == "42703")  // undefined_column
+            #expect(syntax.sql == "SELECT nope FROM settings WHERE key = $1")
+        }
+    }
+
+    @Test("rows decode NULLs, 64-bit integers and text exactly; text with a NUL is refused")
+    func typedDecoding() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            let row = try store.read { db in
+                try db.queryOne(
+                    "SELECT \(Int64.max)::bigint, \(Int64.min)::bigint, \(Optional<String>.none)::text, \("ünï ☃ '\\")"
+                ) { row throws(StoreError) in
+                    (try row.int64(0), try row.int64(1), row.optionalText(2), row.text(3))
+                }
+            }
+            #expect(row?.0 == Int64.max)
+            #expect(row?.1 == Int64.min)
+            #expect(row?.2 == nil)
+            #expect(row?.3 == "ünï ☃ '\\")
+            let notNumber = try #require(throws: StoreError.self) {
+                try store.read { db in
+                    try db.queryOne("SELECT 'x'") { row throws(StoreError) in try row.int64(0) }
+                }
+            }
+            #expect(notNumber.code == .invalidStoredValue)
+            let nul = try await #require(throws: StoreError.self) {
+                try await store.setSettingIfAbsent("k", value: "a\u{0}b")
+            }
+            #expect(nul.code == .encodingFailed)
+            #expect(try await store.setting("k") == nil)
+        }
+    }
+
+    @Test("a transaction whose body throws leaves nothing behind")
+    func transactionRollsBack() async throws {
+        struct Refused: Error {}
+        try await PostgresTestDatabase.withStore { store in
+            #expect(throws: Refused.self) {
+                try store.write { db in
+                    try db.execute("INSERT INTO settings (key, value) VALUES (\("k"), \("v"))")
+                    throw Refused()
+                }
+            }
+            #expect(try await store.setting("k") == nil)
+            _ = try await store.setSettingIfAbsent("k", value: "kept")
+            #expect(try await store.setting("k") == "kept")
+        }
+    }
+
+    @Test("a connection the server ended is re-established on the next call")
+    func reconnects() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            let pid = try #require(
+                try store.read { db in
+                    try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
+                })
+            let admin = try PostgresConnection(url: try #require(PostgresTestDatabase.url))
+            try admin.execute("SELECT pg_terminate_backend(\(pid))")
+            // The call that meets the dead connection fails; libpq only then knows it is gone.
+            await #expect(throws: StoreError.self) { try await store.ping() }
+            try await store.ping()
+            let newPID = try store.read { db in
+                try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
+            }
+            #expect(newPID != pid)
+        }
+    }
+
+    @Test("operations not implemented yet throw unsupported, naming the operation")
+    func unsupportedOperations() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            let error = try await #require(throws: StoreError.self) {
+                try await store.counts(userID: "u1")
+            }
+            #expect(error.code == .unsupported)
+            #expect(error.message.contains("counts"))
+            await #expect(throws: StoreError.self) {
+                try await store.publish([], catalog: .standard, idempotency: nil)
+            }
+        }
+    }
+}
+
+/// Opening needs no server.
+@Suite("PostgreSQL store: opening")
+struct PostgresOpenTests {
+    @Test("a URL of another scheme or an unreachable server throws a clear error without the password")
+    func openFailures() throws {
+        let scheme = try #require(throws: StoreError.self) { try PostgresStore.open(url: "mysql://x") }
+        #expect(scheme.code == .invalidDatabaseURL)
+        // Port 1 on loopback: nothing listens there.
+        let unreachable = try #require(throws: StoreError.self) {
+            try PostgresStore.open(url: "postgres://herald:sekrit@127.0.0.1:1/herald?connect_timeout=2")
+        }
+        #expect(unreachable.code == .postgres)
+        #expect(unreachable.message.contains("could not connect to PostgreSQL"))
+        #expect(!unreachable.description.contains("sekrit"))
+    }
+}
