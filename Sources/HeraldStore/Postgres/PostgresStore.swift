@@ -3,12 +3,12 @@ import HeraldModel
 
 /// The shared store: one PostgreSQL database that several `herald` processes can use at once.
 ///
-/// This first version holds ONE connection behind a lock, so a process runs one statement at
-/// a time; the libpq calls block the calling task's thread for the round trip, as the SQLite
-/// store's calls do. Operations it does not implement yet throw ``StoreError/Code/unsupported``
-/// (see `PostgresStore+Unsupported.swift`).
+/// This first version holds ONE connection, used from its own serial queue (see
+/// ``PostgresConnectionQueue``), so a process runs one statement at a time and no libpq call
+/// ever blocks a cooperative thread. Operations it does not implement yet throw
+/// ``StoreError/Code/unsupported`` (see `PostgresStore+Unsupported.swift`).
 public final class PostgresStore: HeraldStore {
-    private let connection: LockedPostgresConnection
+    private let connection: PostgresConnectionQueue
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
@@ -36,10 +36,10 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(connection: consuming sending PostgresConnection) throws {
-        let locked = LockedPostgresConnection(connection)
-        self.connection = locked
-        appliedMigrations = try locked.withConnection { db in try Self.migrate(db) }
+    private init(connection: PostgresConnection) throws {
+        let queue = PostgresConnectionQueue(connection)
+        self.connection = queue
+        appliedMigrations = try queue.runBlocking { db in try Self.migrate(db) }
     }
 
     // MARK: Migrations
@@ -48,12 +48,12 @@ public final class PostgresStore: HeraldStore {
     /// store instance applied, at open or now: `[]` when the database was already current.
     @discardableResult
     public func migrate() throws -> [Int] {
-        try appliedMigrations + connection.withConnection { db in try Self.migrate(db) }
+        try appliedMigrations + connection.runBlocking { db in try Self.migrate(db) }
     }
 
     /// The versions recorded in `schema_migrations`, ascending.
     public func schemaVersions() throws -> [Int] {
-        try read { db in
+        try connection.runBlocking { db in
             try db.query("SELECT version FROM schema_migrations ORDER BY version") { row throws(StoreError) in
                 try row.int(0)
             }
@@ -94,25 +94,25 @@ public final class PostgresStore: HeraldStore {
     // MARK: Access
 
     /// Runs `body` on the connection in one transaction.
-    func write<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try connection.withConnection { db in try db.transaction { try body(db) } }
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await connection.run { db in try db.transaction { try body(db) } }
     }
 
     /// Runs `body` on the connection, each statement in its own implicit transaction.
-    func read<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try connection.withConnection(body)
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await connection.run(body)
     }
 
     // MARK: Settings
 
     public func setting(_ key: String) async throws -> String? {
-        try read { db in
+        try await read { db in
             try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) }
         }
     }
 
     public func setSettingIfAbsent(_ key: String, value: String) async throws -> String {
-        try write { db in
+        try await write { db in
             // Another process inserting the same key at once makes this wait for its commit.
             try db.execute("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO NOTHING")
             return try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) } ?? value
@@ -122,7 +122,7 @@ public final class PostgresStore: HeraldStore {
     // MARK: API keys
 
     public func createAPIKey(_ key: APIKeyRecord) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 """
                 INSERT INTO api_keys (id, name, key_hash, created_at)
@@ -132,7 +132,7 @@ public final class PostgresStore: HeraldStore {
     }
 
     public func apiKey(hash: String) async throws -> APIKeyRecord? {
-        try read { db in
+        try await read { db in
             try db.queryOne("SELECT id, name, key_hash, created_at FROM api_keys WHERE key_hash = \(hash)") {
                 row throws(StoreError) in
                 APIKeyRecord(id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3))
@@ -143,22 +143,24 @@ public final class PostgresStore: HeraldStore {
     // MARK: Preferences
 
     public func preferences(userID: String) async throws -> Preferences? {
-        try read { db in try Self.storedPreferences(db, userID: userID, forUpdate: false) }
+        try await read { db in try Self.storedPreferences(db, userID: userID, forUpdate: false) }
     }
 
     public func updatePreferences(
         userID: String, initial: Preferences, _ update: @Sendable (inout Preferences) throws -> Void
     ) async throws -> Preferences {
-        try write { db in
-            // The row is created first (undone if `update` throws) so that the locking read
-            // below serializes read-modify-write cycles of other processes on it.
-            try Self.storePreferences(db, userID: userID, initial, replacing: false)
-            guard var preferences = try Self.storedPreferences(db, userID: userID, forUpdate: true) else {
-                throw StoreError(code: .invalidStoredValue, message: "preferences row missing after insert")
+        try await withoutActuallyEscaping(update) { update in
+            try await write { db in
+                // The row is created first (undone if `update` throws) so that the locking read
+                // below serializes read-modify-write cycles of other processes on it.
+                try Self.storePreferences(db, userID: userID, initial, replacing: false)
+                guard var preferences = try Self.storedPreferences(db, userID: userID, forUpdate: true) else {
+                    throw StoreError(code: .invalidStoredValue, message: "preferences row missing after insert")
+                }
+                try update(&preferences)
+                try Self.storePreferences(db, userID: userID, preferences, replacing: true)
+                return preferences
             }
-            try update(&preferences)
-            try Self.storePreferences(db, userID: userID, preferences, replacing: true)
-            return preferences
         }
     }
 
@@ -223,7 +225,7 @@ public final class PostgresStore: HeraldStore {
 
     public func upsertDevice(userID: String, _ registration: DeviceRegistration, at: Date) async throws -> Device {
         let environment = registration.environment ?? .production
-        return try write { db in
+        return try await write { db in
             // A token moving to another user counts as a new registration for that user.
             let device = try db.queryOne(
                 """
@@ -253,13 +255,13 @@ public final class PostgresStore: HeraldStore {
     }
 
     public func deleteDevice(userID: String, token: String) async throws -> Bool {
-        try write { db in
+        try await write { db in
             try db.run("DELETE FROM devices WHERE token = \(token) AND user_id = \(userID)").changes > 0
         }
     }
 
     public func devices(userID: String) async throws -> [Device] {
-        try read { db in
+        try await read { db in
             try db.query(
                 """
                 SELECT \(Self.deviceColumns) FROM devices WHERE user_id = \(userID)
@@ -272,7 +274,7 @@ public final class PostgresStore: HeraldStore {
 
     public func insertEvents(userID: String, _ events: [AnalyticsEvent], receivedAt: Date) async throws {
         guard !events.isEmpty else { return }
-        try write { db in
+        try await write { db in
             for event in events {
                 let properties = try event.properties.map { value throws(StoreError) in try StoreJSON.encode(value) }
                 try db.execute(
@@ -285,7 +287,7 @@ public final class PostgresStore: HeraldStore {
     }
 
     public func eventCount(userID: String) async throws -> Int {
-        try read { db in
+        try await read { db in
             try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") {
                 row throws(StoreError) in try row.int(0)
             } ?? 0
@@ -295,7 +297,7 @@ public final class PostgresStore: HeraldStore {
     // MARK: App config
 
     public func appConfig() async throws -> AppConfigDocument? {
-        try read { db in
+        try await read { db in
             try db.queryOne("SELECT document FROM app_config WHERE id = 1") { row throws(StoreError) in
                 try row.json(AppConfigDocument.self, 0)
             }
@@ -304,7 +306,7 @@ public final class PostgresStore: HeraldStore {
 
     public func setAppConfig(_ document: AppConfigDocument, at: Date) async throws {
         let text = try StoreJSON.encode(document)
-        try write { db in
+        try await write { db in
             try db.execute(
                 """
                 INSERT INTO app_config (id, document, updated_at) VALUES (1, \(text), \(at))
@@ -316,6 +318,6 @@ public final class PostgresStore: HeraldStore {
     // MARK: Readiness
 
     public func ping() async throws {
-        _ = try read { db in try db.queryOne("SELECT 1") { row throws(StoreError) in try row.int(0) } }
+        _ = try await read { db in try db.queryOne("SELECT 1") { row throws(StoreError) in try row.int(0) } }
     }
 }

@@ -33,19 +33,34 @@ enum PostgresTestDatabase {
         let base = try #require(url, skipReason)
         // Made here, never from input: a fixed prefix and hex digits.
         let schema = "herald_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let admin = try PostgresConnection(url: base)
-        try admin.executeUncached("CREATE SCHEMA \(schema)")
+        try await offCooperativePool { try PostgresConnection(url: base).executeUncached("CREATE SCHEMA \(schema)") }
+        let drop: @Sendable () throws -> Void = {
+            try PostgresConnection(url: base).executeUncached("DROP SCHEMA \(schema) CASCADE")
+        }
         do {
             try await body(url(base, schema: schema))
         } catch {
-            try? admin.executeUncached("DROP SCHEMA \(schema) CASCADE")
+            try? await offCooperativePool(drop)
             throw error
         }
-        try admin.executeUncached("DROP SCHEMA \(schema) CASCADE")
+        try await offCooperativePool(drop)
     }
 
     /// Runs `body` against a fresh store on a new schema.
     static func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
-        try await withSchema { url in try await body(PostgresStore.open(url: url)) }
+        try await withSchema { url in try await body(open(url)) }
+    }
+
+    /// Opens a store (connecting and migrating) off the cooperative pool.
+    static func open(_ url: String) async throws -> PostgresStore {
+        try await offCooperativePool { try PostgresStore.open(url: url) }
+    }
+}
+
+/// Runs blocking libpq work (connecting, migrating, waiting for a lock) on a dispatch thread,
+/// so it never stalls the few cooperative threads every other test shares.
+func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -14,12 +14,12 @@ struct PostgresStoreTests {
         try await PostgresTestDatabase.withSchema { url in
             let allVersions = PostgresStore.migrations.map(\.version)
             do {
-                let store = try PostgresStore.open(url: url)
+                let store = try await PostgresTestDatabase.open(url)
                 #expect(store.appliedMigrations == allVersions)
                 #expect(try store.migrate() == allVersions)  // what this instance applied, at open
                 try await store.createAPIKey(APIKeyRecord(id: "k1", name: "a", hash: "h", createdAt: t0))
             }
-            let reopened = try PostgresStore.open(url: url)
+            let reopened = try await PostgresTestDatabase.open(url)
             #expect(reopened.appliedMigrations == [])
             #expect(try reopened.migrate() == [])
             #expect(try reopened.schemaVersions() == allVersions)
@@ -32,7 +32,7 @@ struct PostgresStoreTests {
         try await PostgresTestDatabase.withSchema { url in
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try PostgresStore.open(url: url).appliedMigrations }
+                    group.addTask { try await PostgresTestDatabase.open(url).appliedMigrations }
                 }
                 return try await group.reduce(into: [[Int]]()) { $0.append($1) }
             }
@@ -57,8 +57,8 @@ struct PostgresStoreTests {
             #expect(!error.debugDescription.contains("secret-hash"))
             #expect(error.description.contains("SQLSTATE 23505"))
 
-            let syntax = try #require(throws: StoreError.self) {
-                try store.read { db in try db.execute("SELECT nope FROM settings WHERE key = \("k")") }
+            let syntax = try await #require(throws: StoreError.self) {
+                try await store.read { db in try db.execute("SELECT nope FROM settings WHERE key = \("k")") }
             }
             #expect(syntax.sqlState == "42703")  // undefined_column
             #expect(syntax.sql == "SELECT nope FROM settings WHERE key = $1")
@@ -68,7 +68,7 @@ struct PostgresStoreTests {
     @Test("rows decode NULLs, 64-bit integers and text exactly; text with a NUL is refused")
     func typedDecoding() async throws {
         try await PostgresTestDatabase.withStore { store in
-            let row = try store.read { db in
+            let row = try await store.read { db in
                 try db.queryOne(
                     "SELECT \(Int64.max)::bigint, \(Int64.min)::bigint, \(Optional<String>.none)::text, \("ünï ☃ '\\")"
                 ) { row throws(StoreError) in
@@ -79,8 +79,8 @@ struct PostgresStoreTests {
             #expect(row?.1 == Int64.min)
             #expect(row?.2 == nil)
             #expect(row?.3 == "ünï ☃ '\\")
-            let notNumber = try #require(throws: StoreError.self) {
-                try store.read { db in
+            let notNumber = try await #require(throws: StoreError.self) {
+                try await store.read { db in
                     try db.queryOne("SELECT 'x'") { row throws(StoreError) in try row.int64(0) }
                 }
             }
@@ -97,8 +97,8 @@ struct PostgresStoreTests {
     func transactionRollsBack() async throws {
         struct Refused: Error {}
         try await PostgresTestDatabase.withStore { store in
-            #expect(throws: Refused.self) {
-                try store.write { db in
+            await #expect(throws: Refused.self) {
+                try await store.write { db in
                     try db.execute("INSERT INTO settings (key, value) VALUES (\("k"), \("v"))")
                     throw Refused()
                 }
@@ -113,15 +113,17 @@ struct PostgresStoreTests {
     func reconnects() async throws {
         try await PostgresTestDatabase.withStore { store in
             let pid = try #require(
-                try store.read { db in
+                try await store.read { db in
                     try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
                 })
-            let admin = try PostgresConnection(url: try #require(PostgresTestDatabase.url))
-            try admin.execute("SELECT pg_terminate_backend(\(pid))")
+            let base = try #require(PostgresTestDatabase.url)
+            try await offCooperativePool {
+                try PostgresConnection(url: base).execute("SELECT pg_terminate_backend(\(pid))")
+            }
             // The call that meets the dead connection fails; libpq only then knows it is gone.
             await #expect(throws: StoreError.self) { try await store.ping() }
             try await store.ping()
-            let newPID = try store.read { db in
+            let newPID = try await store.read { db in
                 try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
             }
             #expect(newPID != pid)
