@@ -13,7 +13,7 @@ enum Help {
           keys create   Create a publisher API key (printed once, stored as a hash).
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
-          bench         Seed data and mint tokens for scripts/bench-inbox.sh.
+          bench         Seed data and mint tokens for scripts/bench-inbox.sh and bench-push.sh.
           sandbox       Run the local push provider sandbox (APNs look-alike) for development.
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
@@ -110,10 +110,14 @@ enum Help {
 extension Help {
     static let bench = """
         Usage: herald bench seed [--users 10000] [--notifications 1000000] [--database URL]
+               herald bench push-seed [--devices 100000] [--database URL]
                herald bench tokens --output FILE [--users 10000] [--database URL]
 
         `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
-        1,000 per transaction. `tokens` writes one user token per line for those users.
+        1,000 per transaction. `push-seed` registers one production APNs device for each of the
+        users bench-push-user-0 ... N-1 and publishes one notification with push to all of them,
+        so the outbox holds N queued APNs deliveries (run it with the worker off: no `serve`).
+        `tokens` writes one user token per line for those users.
         """
 }
 
