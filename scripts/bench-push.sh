@@ -101,6 +101,9 @@ curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^herald_push_deliveries_total'
 HERALD_RATE=$(awk -v n="$COUNT" -v a="$started" -v b="$finished" 'BEGIN { printf "%d", n / (b - a) }')
 echo "herald $HERALD_RATE/s ($COUNT deliveries in $(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }') s)" >&2
 stop SERVER_PID
+# What the sandbox answered, by HTTP status (a retry shows here as its refusal).
+curl -sf --http2 --cacert "$WORK/sandbox/sandbox-cert.pem" "https://127.0.0.1:$SANDBOX_PORT/admin/apns/accepted" |
+    /usr/bin/python3 -c 'import json, sys; print("sandbox answers:", json.load(sys.stdin)["statusCounts"])' >&2
 
 stop SANDBOX_PID
 start_sandbox

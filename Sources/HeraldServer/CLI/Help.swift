@@ -50,8 +50,8 @@ enum Help {
                                       devices https://api.sandbox.push.apple.com)
           --apns-ca-file PATH         PEM certificates to trust instead of the system's, e.g. the
                                       sandbox's [HERALD_APNS_CA_FILE]
-          --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 64)
-          --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 256)
+          --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 256)
+          --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 1024)
           --push-lease SECONDS        How long a claimed row waits before another claim
                                       [HERALD_PUSH_LEASE] (default 60)
           --push-retry-base SECONDS   First retry's backoff ceiling, doubling per attempt

@@ -14,9 +14,10 @@ struct PushFixture {
     let apiKey: String
 
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
-    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`.
+    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`;
+    /// the worker claims `batchSize` rows at a time (default: the server's).
     static func start(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil
     ) async throws -> PushFixture {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-push-\(UUID().uuidString)", isDirectory: true)
@@ -34,19 +35,21 @@ struct PushFixture {
             configuration.pushWorker.retryBase = retryBase
             configuration.pushWorker.retryCap = retryCap ?? retryBase
             configuration.pushWorker.maxAttempts = maxAttempts
+            if let batchSize { configuration.pushWorker.batchSize = batchSize }
         })
         return PushFixture(
             sandbox: sandbox, gateway: gateway, server: server, credentials: credentials,
             apiKey: try await server.apiKey())
     }
 
-    /// Runs `body` against a fresh fixture (see ``start(retryBase:retryCap:maxAttempts:)``) and
-    /// stops it afterwards, also when `body` throws.
+    /// Runs `body` against a fresh fixture (see ``start(retryBase:retryCap:maxAttempts:batchSize:)``)
+    /// and stops it afterwards, also when `body` throws.
     static func run(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8,
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
         _ body: (PushFixture) async throws -> Void
     ) async throws {
-        let fixture = try await start(retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts)
+        let fixture = try await start(
+            retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize)
         do {
             try await body(fixture)
         } catch {
