@@ -11,8 +11,9 @@ import HeraldModel
 public final class ExpoClient: Sendable {
     /// What came of a receipts request.
     public enum ReceiptsAnswer: Sendable, Equatable {
-        /// A verdict per ticket id whose receipt is ready: `.sent` for an ok receipt, `.pruned`
-        /// or `.failed` for an error. Ids without a receipt yet are absent.
+        /// A verdict per ticket id whose receipt is ready: `.sent` for an ok receipt, `.pruned`,
+        /// `.retry` or `.failed` for an error (``ExpoErrorTable/receiptVerdict(error:message:)``).
+        /// Ids without a receipt yet are absent.
         case receipts([String: PushVerdict])
         /// The request failed as a whole; ask again later (`retryAfter` verbatim, when sent).
         case unavailable(reason: String, retryAfter: String?)

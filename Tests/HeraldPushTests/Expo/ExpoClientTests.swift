@@ -101,7 +101,9 @@ struct ExpoClientTests {
             try await client.send([Self.message(1)]) == [.retry(reason: "Transport: connectionLost", retryAfter: nil)])
     }
 
-    @Test("receipts: one POST of {ids}; ok delivered, DeviceNotRegistered pruned, other errors failed, missing absent")
+    @Test(
+        "receipts: one POST of {ids}; ok delivered, DeviceNotRegistered pruned, MessageRateExceeded retried, other errors failed, missing absent"
+    )
     func receipts() async throws {
         let fake = FakeExpo()
         fake.script(
@@ -117,7 +119,8 @@ struct ExpoClientTests {
             answer
                 == .receipts([
                     "r-ok": .sent(providerMessageID: "r-ok"), "r-gone": .pruned(reason: "DeviceNotRegistered"),
-                    "r-big": .failed(reason: "MessageTooBig"), "r-rate": .failed(reason: "MessageRateExceeded"),
+                    "r-big": .failed(reason: "MessageTooBig"),
+                    "r-rate": .retry(reason: "MessageRateExceeded", retryAfter: nil),
                 ]))
         let request = try #require(fake.received.first)
         #expect(fake.problem(with: request) == nil)
