@@ -97,6 +97,15 @@ public final class ExpoSandbox: Sendable {
                             "DeviceNotRegistered", message: "The recipient device is not registered with FCM or APNs."),
                         for: message.ticketID, at: now)
                     accepted.append(message)
+                case .messageRateExceededReceipt:
+                    let message = ExpoPushMessage(
+                        to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
+                    state.keep(
+                        .error(
+                            "MessageRateExceeded",
+                            message: "\"\(recipient.to)\" is receiving messages too frequently; the push was dropped."),
+                        for: message.ticketID, at: now)
+                    accepted.append(message)
                 default:
                     let message = ExpoPushMessage(
                         to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
