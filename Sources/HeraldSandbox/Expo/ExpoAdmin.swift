@@ -8,7 +8,7 @@ import HeraldModel
 ///   oldest first.
 /// - `POST /admin/expo/faults` with `{"token", "fault", "retryAfter"?, "delayMilliseconds"?,
 ///   "times"?}`, `fault` one of `deviceNotRegisteredTicket`, `deviceNotRegisteredReceipt`,
-///   `messageRateExceeded`, `tooManyRequests`, `unavailable`, `delay`, `dropConnection`, `none`
+///   `messageRateExceeded`, `messageRateExceededReceipt`, `tooManyRequests`, `unavailable`, `delay`, `dropConnection`, `none`
 ///   (clears): 204.
 /// - `DELETE /admin/expo/faults`: clears every fault, 204.
 ///
@@ -64,6 +64,7 @@ struct ExpoAdmin {
         case "deviceNotRegisteredTicket": fault = .deviceNotRegisteredTicket
         case "deviceNotRegisteredReceipt": fault = .deviceNotRegisteredReceipt
         case "messageRateExceeded": fault = .messageRateExceeded
+        case "messageRateExceededReceipt": fault = .messageRateExceededReceipt
         case "tooManyRequests": fault = .tooManyRequests(retryAfter: max(0, request.retryAfter ?? 1))
         case "unavailable": fault = .unavailable
         case "delay": fault = .delay(.milliseconds(max(0, request.delayMilliseconds ?? 1_000)))

@@ -183,7 +183,8 @@ extension Help {
           POST   /admin/expo/faults    {"token", "fault", "retryAfter"?, "delayMilliseconds"?,
                                        "times"?}; fault is deviceNotRegisteredTicket,
                                        deviceNotRegisteredReceipt, messageRateExceeded,
-                                       tooManyRequests, unavailable, delay, dropConnection or none
+                                       messageRateExceededReceipt, tooManyRequests, unavailable,
+                                       delay, dropConnection or none
           DELETE /admin/expo/faults    Clears every Expo fault
 
         The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge
