@@ -30,11 +30,14 @@ run: release
 	@scripts/run-dev.sh
 
 # Zero warnings is a rule: the test build treats them as errors. A hung test fails the run
-# after 30 minutes instead of holding CI to its limit. The tests get a throwaway PostgreSQL
-# cluster (HERALD_TEST_POSTGRES_URL), removed afterwards even when they fail.
+# after 30 minutes instead of holding CI to its limit. Swift Testing runs at most 6 tests at
+# once: unbounded, ~150 suites (servers, sandboxes, child processes) on 2 cores starved the
+# cooperative threads for more than 10 s on a loaded machine; 6 is as fast and never did.
+# The tests get a throwaway PostgreSQL cluster (HERALD_TEST_POSTGRES_URL), removed afterwards
+# even when they fail.
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	scripts/pg-test-cluster.sh run timeout 1800 $(SWIFT) test --skip-build
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=6 scripts/pg-test-cluster.sh run timeout 1800 $(SWIFT) test --skip-build
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

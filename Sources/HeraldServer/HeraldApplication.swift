@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldPush
 import HeraldStore
 import Synchronization
 
@@ -46,8 +47,11 @@ public final class HeraldApplication: Sendable {
         self.senders = senders
         self.receiptPoller = senders.expo.map { client in
             ExpoReceiptPoller(
-                store: store, client: client, settings: configuration.expo, lease: configuration.pushWorker.lease,
-                metrics: pushMetrics, logger: logger, now: now)
+                store: store, client: client, settings: configuration.expo,
+                policy: RetryPolicy(
+                    base: configuration.pushWorker.retryBase, cap: configuration.pushWorker.retryCap,
+                    maxAttempts: configuration.pushWorker.maxAttempts),
+                lease: configuration.pushWorker.lease, metrics: pushMetrics, logger: logger, now: now)
         }
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,

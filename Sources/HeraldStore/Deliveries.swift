@@ -123,6 +123,20 @@ public struct ClaimedDelivery: Sendable, Equatable {
     }
 }
 
+/// One claimed delivery's outcome, as the worker records it.
+public struct DeliveryCompletion: Sendable, Equatable {
+    public var id: String
+    /// The token of the claim that sent it; the outcome is dropped when the claim no longer holds.
+    public var claimToken: String
+    public var outcome: DeliveryOutcome
+
+    public init(id: String, claimToken: String, outcome: DeliveryOutcome) {
+        self.id = id
+        self.claimToken = claimToken
+        self.outcome = outcome
+    }
+}
+
 /// What became of one claimed delivery.
 public enum DeliveryOutcome: Sendable, Equatable {
     /// The provider accepted it.

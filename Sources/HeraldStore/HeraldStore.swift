@@ -71,6 +71,9 @@ public protocol HeraldStore: Sendable {
     /// Records the outcome of a claim. `false`, changing nothing, when `claimToken` no
     /// longer holds the row (its lease ran out and it was claimed again, or it completed).
     func completeDelivery(id: String, claimToken: String, outcome: DeliveryOutcome, now: Date) async throws -> Bool
+    /// Records many outcomes in one transaction, each as ``completeDelivery(id:claimToken:outcome:now:)``
+    /// would: the answers, in order, say which claims still held.
+    func completeDeliveries(_ completions: [DeliveryCompletion], now: Date) async throws -> [Bool]
 
     // MARK: Expo push receipts (the receipt poller)
 

@@ -10,12 +10,15 @@ public struct ClaimedReceipt: Sendable, Equatable {
     public var claimToken: String
     /// When Expo accepted the push (the delivery's last change).
     public var sentAt: Date
+    /// The attempt the ticket answers (1 for the first send), for the retry policy's limit.
+    public var attempts: Int
 
-    public init(deliveryID: String, ticketID: String, claimToken: String, sentAt: Date) {
+    public init(deliveryID: String, ticketID: String, claimToken: String, sentAt: Date, attempts: Int = 1) {
         self.deliveryID = deliveryID
         self.ticketID = ticketID
         self.claimToken = claimToken
         self.sentAt = sentAt
+        self.attempts = attempts
     }
 }
 
@@ -28,8 +31,12 @@ public struct ReceiptOutcome: Sendable, Equatable {
         case notReady(askAgainAt: Date)
         /// The push failed: the delivery becomes `failed` with `reason`.
         case failed(reason: String)
-        /// The token is dead: the delivery fails with `reason` and the device is deactivated.
+        /// The token is dead: the delivery fails with `reason` and the device is deactivated,
+        /// unless it was registered again after the send.
         case pruned(reason: String)
+        /// Expo dropped the push (`MessageRateExceeded`): the delivery is queued again, due `at`
+        /// (or expired, when its TTL runs out first), with `reason` and without its ticket.
+        case resend(at: Date, reason: String)
     }
 
     public var receipt: ClaimedReceipt

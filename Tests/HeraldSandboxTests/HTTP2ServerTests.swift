@@ -24,6 +24,8 @@ struct HTTP2ServerTests {
         let directory = try temporaryDirectory()
         let identity = try TLSIdentity.selfSigned(in: directory)
         #expect(try TLSIdentity.selfSigned(in: directory) == identity)
+        let keyMode = try FileManager.default.attributesOfItem(atPath: identity.privateKeyPath)[.posixPermissions]
+        #expect(keyMode as? Int == 0o600, "the TLS key must be readable by its owner only")
         let pem = try String(contentsOfFile: identity.certificatePath, encoding: .utf8)
         let test = try TestServer(tls: identity)
         for host in ["127.0.0.1", "localhost"] {

@@ -163,7 +163,7 @@ struct BroadcastTests {
         ) { second in
             let done = try await Self.finished(second, key: key, id: id)
             #expect(done["status"] as? String == "failed")
-            #expect((done["failureReason"] as? String)?.contains("BroadcastTemplate") == true, "\(done)")
+            #expect(done["failureReason"] as? String == "fan_out_failed", "\(done)")
             #expect(done["processed"] as? Int == 0 && done["completedAt"] is String)
             #expect(try await Self.inboxTitles(second, "alice").isEmpty)
         }

@@ -234,4 +234,33 @@ struct DeliveryClaimTests {
                 ])
         }
     }
+
+    @Test("completeDeliveries records many outcomes in one write, each under its own claim token")
+    func batchedOutcomes() async throws {
+        try await withStore { (store) async throws in
+            for token in ["a", "b", "c", "d"] { try await store.addDevice(token) }
+            try await store.publishPushed(["n1"])
+            let claimed = try await store.claimDueDeliveries(limit: 4, now: at(1), lease: 30)
+            let byToken = Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceToken, $0) })
+            let (a, b, c, d) = (byToken["a"]!, byToken["b"]!, byToken["c"]!, byToken["d"]!)
+            let held = try await store.completeDeliveries(
+                [
+                    DeliveryCompletion(id: a.id, claimToken: a.claimToken, outcome: .sent(providerMessageID: "m-a")),
+                    DeliveryCompletion(id: b.id, claimToken: "another-claim", outcome: .sent(providerMessageID: nil)),
+                    DeliveryCompletion(id: c.id, claimToken: c.claimToken, outcome: .pruned(reason: "Unregistered")),
+                    DeliveryCompletion(id: d.id, claimToken: d.claimToken, outcome: .retry(at: at(20), reason: "503")),
+                ], now: at(2))
+            #expect(held == [true, false, true, true], "a stale claim token changes nothing, the others still land")
+
+            let records = Dictionary(
+                uniqueKeysWithValues: try await store.deliveries(notificationID: "n1").map { ($0.deviceToken, $0) })
+            #expect(records["a"]?.status == .sent && records["a"]?.providerMessageID == "m-a")
+            #expect(records["b"]?.status == .sending, "still claimed: its lease brings it back")
+            #expect(records["c"]?.status == .failed && records["c"]?.reason == "Unregistered")
+            #expect(records["d"]?.status == .queued && records["d"]?.nextAttemptAt == at(20))
+            let active = try await store.devices(userID: "u1").filter(\.active).map(\.token)
+            #expect(active.sorted() == ["a", "b", "d"], "the pruned token is deactivated")
+            #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
+        }
+    }
 }

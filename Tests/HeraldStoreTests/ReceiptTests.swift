@@ -98,6 +98,46 @@ struct ReceiptTests {
         }
     }
 
+    @Test("a DeviceNotRegistered receipt leaves a device registered again after the send active")
+    func receiptPruneSparesReregisteredDevice() async throws {
+        try await withStore { (store) async throws in
+            let tokens = ["ExponentPushToken[kept]", "ExponentPushToken[dead]"]
+            let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
+            try await Self.ticket(store, claims)
+            // The app starts again after the send (at 11) and registers its token anew.
+            _ = try await store.upsertDevice(
+                userID: "u1", DeviceRegistration(token: tokens[0], provider: .expo, platform: .ios), at: at(50))
+            let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            #expect(due.count == 2)
+            let outcomes = due.map { ReceiptOutcome($0, .pruned(reason: "DeviceNotRegistered")) }
+            #expect(try await store.recordReceipts(outcomes, now: at(101)) == 2)
+            let active = Dictionary(
+                uniqueKeysWithValues: try await store.devices(userID: "u1").map { ($0.token, $0.active) })
+            #expect(
+                active == [tokens[0]: true, tokens[1]: false], "only the device untouched since the send is pruned")
+            #expect(try await store.deliveries(notificationID: "n1").allSatisfy { $0.status == .failed })
+        }
+    }
+
+    @Test("a resend receipt queues the delivery again, without its ticket, and the next claim sends it")
+    func receiptResend() async throws {
+        try await withStore { (store) async throws in
+            let claims = try await Self.claimedExpoDeliveries(store, tokens: ["ExponentPushToken[r]"])
+            try await Self.ticket(store, claims)
+            let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            #expect(due.map(\.attempts) == [1], "the receipt knows which attempt it answers")
+            let outcome = ReceiptOutcome(try #require(due.first), .resend(at: at(200), reason: "MessageRateExceeded"))
+            #expect(try await store.recordReceipts([outcome], now: at(101)) == 1)
+            let record = try #require(try await store.deliveries(notificationID: "n1").first)
+            #expect(record.status == .queued && record.reason == "MessageRateExceeded")
+            #expect(record.nextAttemptAt == at(200) && record.providerTicketID == nil)
+            #expect(try await store.claimDueReceipts(limit: 10, now: at(1000), lease: 30).isEmpty, "no receipt left")
+            #expect(try await store.claimDueDeliveries(limit: 10, now: at(199), lease: 30).isEmpty)
+            let again = try await store.claimDueDeliveries(limit: 10, now: at(200), lease: 30)
+            #expect(again.map(\.id) == [record.id] && again.first?.attempts == 2)
+        }
+    }
+
     @Test("a receipt claim takes at most `limit` tickets, oldest due first")
     func claimLimitAndOrder() async throws {
         try await withStore { (store) async throws in

@@ -23,6 +23,14 @@ let request = HTTP2Request(
 // Warm-up: the connections are open before the clock starts.
 _ = try await client.send(request)
 
+/// CPU seconds (user and system) this process used so far.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let total = [usage.ru_utime, usage.ru_stime].map { Double($0.tv_sec) + Double($0.tv_usec) / 1e6 }
+    return total.reduce(0, +)
+}
+let startCPU = cpuSeconds()
 let start = ContinuousClock.now
 /// Each failure's description, counted.
 let failures = await withTaskGroup(of: String?.self) { group in
@@ -47,7 +55,9 @@ let failures = await withTaskGroup(of: String?.self) { group in
     return failed
 }
 let seconds = (ContinuousClock.now - start) / .seconds(1)
+let cpuMicroseconds = Int((cpuSeconds() - startCPU) * 1e6 / Double(count))
 print(
     "http2 client: \(count) POSTs, \(window) in flight, \(Int(Double(count) / seconds)) req/s, "
+        + "\(cpuMicroseconds) µs CPU per request, "
         + "\(failures.values.reduce(0, +)) failed, \(client.connectionsOpened) connections opened")
 for (failure, times) in failures { print("  \(times) × \(failure)") }

@@ -17,6 +17,18 @@ enum ExpoAnswer {
     struct RequestError: Decodable {
         var code: String?
         var message: String?
+        /// For ``ExpoClient/mixedProjectsCode``: the request's push tokens by project (other
+        /// errors' `details` are not read).
+        var tokensByProject: [String: [String]]?
+
+        private enum CodingKeys: String, CodingKey { case code, message, details }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            code = try container.decodeIfPresent(String.self, forKey: .code)
+            message = try container.decodeIfPresent(String.self, forKey: .message)
+            tokensByProject = try? container.decodeIfPresent([String: [String]].self, forKey: .details)
+        }
     }
 
     /// The answer to a send: one ticket per message, in order.

@@ -11,8 +11,9 @@ import HeraldModel
 public final class ExpoClient: Sendable {
     /// What came of a receipts request.
     public enum ReceiptsAnswer: Sendable, Equatable {
-        /// A verdict per ticket id whose receipt is ready: `.sent` for an ok receipt, `.pruned`
-        /// or `.failed` for an error. Ids without a receipt yet are absent.
+        /// A verdict per ticket id whose receipt is ready: `.sent` for an ok receipt, `.pruned`,
+        /// `.retry` or `.failed` for an error (``ExpoErrorTable/receiptVerdict(error:message:)``).
+        /// Ids without a receipt yet are absent.
         case receipts([String: PushVerdict])
         /// The request failed as a whole; ask again later (`retryAfter` verbatim, when sent).
         case unavailable(reason: String, retryAfter: String?)
@@ -29,27 +30,75 @@ public final class ExpoClient: Sendable {
         self.exchange = exchange
     }
 
+    /// The request error of a send whose tokens belong to more than one Expo project; its
+    /// `details` list each project's tokens.
+    public static let mixedProjectsCode = "PUSH_TOO_MANY_EXPERIENCE_IDS"
+
     /// Sends `messages` (1 to 100) in one request; answers one verdict per message, in order:
     /// an ok ticket is `.sent` with the ticket id as `providerMessageID`. Throws only when the
     /// task is cancelled.
+    ///
+    /// Expo refuses a whole request whose tokens belong to several projects (one token left by
+    /// another build of the app is enough); the messages then go again in one request per
+    /// project, as Expo's answer groups them, and a message it names under no project fails.
     public func send(_ messages: [ExpoMessage]) async throws(CancellationError) -> [PushVerdict] {
+        let first = try await sendOnce(messages)
+        guard let projects = first.tokensByProject else { return first.verdicts }
+        var verdicts = first.verdicts
+        for indices in Self.projectGroups(of: messages, tokensByProject: projects) {
+            let answer = try await sendOnce(indices.map { messages[$0] })
+            for (index, verdict) in zip(indices, answer.verdicts) { verdicts[index] = verdict }
+        }
+        return verdicts
+    }
+
+    /// The indices of `messages` grouped by the project Expo named for each one's token, in
+    /// project order; messages it did not name are left out.
+    static func projectGroups(of messages: [ExpoMessage], tokensByProject: [String: [String]]) -> [[Int]] {
+        var projectOfToken: [String: String] = [:]
+        for (project, tokens) in tokensByProject {
+            for token in tokens { projectOfToken[token] = project }
+        }
+        var groups: [String: [Int]] = [:]
+        for (index, message) in messages.enumerated() {
+            guard let to = message.to, let project = projectOfToken[to] else { continue }
+            groups[project, default: []].append(index)
+        }
+        return groups.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// One send request's verdicts and, when Expo refused it for mixing projects, its grouping.
+    private struct SendAnswer {
+        var verdicts: [PushVerdict]
+        var tokensByProject: [String: [String]]?
+    }
+
+    private func sendOnce(_ messages: [ExpoMessage]) async throws(CancellationError) -> SendAnswer {
         let response: HTTP2Response
         switch try await perform(ExpoRequest.send(messages, configuration: configuration)) {
         case .response(let answer): response = answer
-        case .failed(let verdict): return Array(repeating: verdict, count: messages.count)
+        case .failed(let verdict): return SendAnswer(verdicts: Array(repeating: verdict, count: messages.count))
         }
         guard (200..<300).contains(response.status) else {
             let errors = try? JSONDecoder().decode(ExpoAnswer.Send.self, from: Data(response.body)).errors
             let verdict = Self.requestVerdict(response, reason: ExpoAnswer.reason(errors, status: response.status))
-            return Array(repeating: verdict, count: messages.count)
+            let mixed = errors?.first { $0.code == Self.mixedProjectsCode }?.tokensByProject
+            return SendAnswer(
+                verdicts: Array(repeating: verdict, count: messages.count),
+                tokensByProject: response.status == 400 ? mixed : nil)
         }
+        return SendAnswer(verdicts: Self.ticketVerdicts(response, count: messages.count))
+    }
+
+    /// One verdict per message from the tickets of an accepted send of `count` messages.
+    private static func ticketVerdicts(_ response: HTTP2Response, count: Int) -> [PushVerdict] {
         guard let tickets = try? JSONDecoder().decode(ExpoAnswer.Send.self, from: Data(response.body)).data,
-            tickets.count == messages.count
+            tickets.count == count
         else {
             // Expo took the request but its answer cannot be matched to the messages: sending
             // again risks a duplicate, never a loss.
             let verdict = PushVerdict.retry(reason: "ExpoUnreadableTickets", retryAfter: nil)
-            return Array(repeating: verdict, count: messages.count)
+            return Array(repeating: verdict, count: count)
         }
         return tickets.map { ticket in
             if ticket.status == "ok", let id = ticket.id, !id.isEmpty { return .sent(providerMessageID: id) }

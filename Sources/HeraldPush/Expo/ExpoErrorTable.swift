@@ -18,11 +18,16 @@ public enum ExpoErrorTable {
         }
     }
 
-    /// The verdict on an error receipt: `DeviceNotRegistered` prunes, anything else fails (the
-    /// push left Expo and cannot be fetched back to send again).
+    /// The verdict on an error receipt: `DeviceNotRegistered` prunes; `MessageRateExceeded`
+    /// retries, as Expo drops a push it rate-limits and asks for a slow resend with backoff;
+    /// anything else (`MessageTooBig`, `InvalidCredentials`, `MismatchSenderId`, ...) fails.
     public static func receiptVerdict(error: String?, message: String?) -> PushVerdict {
         let reason = describe(error: error, message: message)
-        return error == deviceNotRegistered ? .pruned(reason: reason) : .failed(reason: reason)
+        switch error {
+        case deviceNotRegistered: return .pruned(reason: reason)
+        case messageRateExceeded: return .retry(reason: reason, retryAfter: nil)
+        default: return .failed(reason: reason)
+        }
     }
 
     /// The error code, or the message when there is none, at most 64 characters.

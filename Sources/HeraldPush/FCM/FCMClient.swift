@@ -77,7 +77,9 @@ public final class FCMClient: PushClient {
             accessTokens.rejected(bearer)
             return .retry(reason: described, retryAfter: nil)
         case .retry:
-            return .retry(reason: described, retryAfter: response.header("retry-after"))
+            let quotaWait =
+                error?.errorCode == "QUOTA_EXCEEDED" ? String(FCMResponseTable.quotaExceededRetryAfter) : nil
+            return .retry(reason: described, retryAfter: response.header("retry-after") ?? quotaWait)
         case .fail:
             return .failed(reason: described)
         }

@@ -34,6 +34,11 @@ public enum FCMResponseTable {
         "THIRD_PARTY_AUTH_ERROR": (401, .fail),
     ]
 
+    /// The wait in seconds before retrying a `QUOTA_EXCEEDED` that came without `Retry-After`:
+    /// FCM refuses sends until its per-minute quota refills and asks for "exponential backoff with
+    /// a minimum initial delay of 1 minute", so a retry within seconds would only spend an attempt.
+    public static let quotaExceededRetryAfter = 60
+
     /// The action for an answer of `status` with the error `body` (nil for none or not JSON):
     /// FCM's `errorCode` when documented, an `INVALID_ARGUMENT` that blames the token prunes,
     /// otherwise by status (2xx sent; 401 refreshes the access token; 429 and 5xx retry; else fail).

@@ -2,7 +2,10 @@ import CCurl
 
 /// Owns one libcurl easy handle, the header list and error buffer it points at, and frees them
 /// all in `deinit`.
-final class CurlEasy {
+///
+/// `@unchecked Sendable`: one thread uses it at a time, handed over in turn: the caller that
+/// builds a request, the transfer loop, then ``EasyHandlePool`` under its lock.
+final class CurlEasy: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -25,6 +28,16 @@ final class CurlEasy {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
         counter.freed()
+    }
+
+    /// Back to libcurl's default options, for the next request (the connections stay with the
+    /// multi handle).
+    func reset() throws(HTTP2ClientError) {
+        curl_easy_reset(handle)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer[0] = 0
+        try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
     }
 
     /// libcurl's detailed message of the last failure, or "".

@@ -24,7 +24,9 @@ public final class HTTP2Client: Sendable {
         try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maxConcurrentStreams)
         self.configuration = configuration
-        let mailbox = TransferMailbox(multi: multi, handles: handles)
+        let mailbox = TransferMailbox(
+            multi: multi, handles: handles,
+            pool: EasyHandlePool(limit: configuration.maxConcurrentStreams, counter: handles))
         self.mailbox = mailbox
         Thread.detachNewThread { TransferLoop.run(mailbox) }
     }
@@ -38,7 +40,7 @@ public final class HTTP2Client: Sendable {
     /// Throws `HTTP2ClientError` when no response arrived (see `Kind`), or `CancellationError`
     /// when the task is cancelled first (the stream is then abandoned).
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
-        let transfer = try Transfer(request, configuration: configuration, counter: mailbox.handles)
+        let transfer = try Transfer(request, configuration: configuration, pool: mailbox.pool)
         let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -59,9 +61,10 @@ public final class HTTP2Client: Sendable {
     /// Connections opened so far by finished requests; fewer than requests means multiplexing.
     public var connectionsOpened: Int { mailbox.connectionsOpened.load(ordering: .relaxed) }
 
-    /// libcurl handles of this client still allocated (a debug counter for leak tests): the
-    /// multi handle while running, plus one per request not yet finished.
-    public var liveHandles: Int { mailbox.handles.live }
+    /// libcurl handles of this client in use (a debug counter for leak tests): the multi handle
+    /// while running, plus one per request not yet finished. Easy handles kept for reuse do not
+    /// count; shutdown frees them too.
+    public var liveHandles: Int { mailbox.handles.live - mailbox.pool.idleCount }
 
     /// Fails every request in flight with `.closed` and waits until every handle is freed.
     public func shutdown() async {

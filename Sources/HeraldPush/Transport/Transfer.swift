@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: after `send` queues it, only the transfer loop's thread touches it.
 final class Transfer: @unchecked Sendable {
-    /// Freed as the caller is resumed, so a finished request holds no libcurl handle.
+    /// Given back to the pool as the caller is resumed, so a finished request holds no libcurl
+    /// handle.
     private var easyHandle: CurlEasy?
+    private let pool: EasyHandlePool
     /// Unique for the process's life, unlike the easy handle's address, which a later transfer
     /// may reuse: a late cancellation never hits the wrong transfer.
     let id = Transfer.lastID.add(1, ordering: .relaxed).newValue
@@ -20,13 +22,20 @@ final class Transfer: @unchecked Sendable {
 
     private static let lastID = Atomic<Int>(0)
 
-    init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration, counter: HandleCounter)
+    init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration, pool: EasyHandlePool)
         throws(HTTP2ClientError)
     {
-        let easy = try CurlEasy(counter: counter)
+        let easy = try pool.take()
         easyHandle = easy
+        self.pool = pool
         key = Int(bitPattern: easy.handle)
-        try configure(request, configuration)
+        do {
+            try configure(request, configuration)
+        } catch {
+            pool.give(easy)
+            easyHandle = nil
+            throw error
+        }
     }
 
     /// The easy handle; a transfer is not used after it resumed its caller.
@@ -101,9 +110,10 @@ final class Transfer: @unchecked Sendable {
         resume(outcome)
     }
 
-    /// Frees the easy handle (already out of the multi handle) and resumes the caller once;
-    /// later calls do nothing.
+    /// Gives the easy handle (already out of the multi handle) back to the pool and resumes the
+    /// caller once; later calls do nothing.
     func resume(_ outcome: Result<ReceivedResponse, any Error>) {
+        if let easyHandle { pool.give(easyHandle) }
         easyHandle = nil
         continuation?.resume(with: outcome)
         continuation = nil

@@ -25,10 +25,13 @@ final class TransferMailbox: Sendable {
     /// Connections the loop's transfers opened so far.
     let connectionsOpened = Atomic<Int>(0)
     let handles: HandleCounter
+    /// Easy handles of finished transfers, for the next ones.
+    let pool: EasyHandlePool
 
-    init(multi: CurlMulti, handles: HandleCounter) {
+    init(multi: CurlMulti, handles: HandleCounter, pool: EasyHandlePool) {
         state = Mutex(State(multi: multi))
         self.handles = handles
+        self.pool = pool
     }
 
     /// Queues `transfer`; false once the client is closing.
@@ -98,8 +101,10 @@ final class TransferMailbox: Sendable {
         }
     }
 
-    /// Called once the loop has let go of every handle: `closeAndWait` callers resume.
+    /// Called once the loop has let go of every handle: the kept easy handles are freed and
+    /// `closeAndWait` callers resume.
     func finished() {
+        pool.close()
         let waiters = state.withLock { state in
             state.finished = true
             defer { state.stopWaiters.removeAll() }

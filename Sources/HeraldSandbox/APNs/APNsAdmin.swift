@@ -13,15 +13,6 @@ import Foundation
 struct APNsAdmin {
     static let prefix = "/admin/apns/"
 
-    /// A fault as the admin endpoint takes it.
-    private struct FaultRequest: Decodable {
-        var deviceToken: String
-        var fault: String
-        var retryAfter: Int?
-        var delayMilliseconds: Int?
-        var times: Int?
-    }
-
     let sandbox: APNsSandbox
 
     func respond(to request: HTTP2Request) -> HTTP2Response {
@@ -31,13 +22,12 @@ struct APNsAdmin {
         case ("DELETE", Self.prefix + "faults"):
             sandbox.clearFaults()
             return HTTP2Response(status: 204)
-        default: return Self.error(404, "no admin route \(request.method) \(request.path)")
+        default: return SandboxAdmin.noRoute(request)
         }
     }
 
     private func listAccepted() -> HTTP2Response {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let formatter = SandboxAdmin.timestampFormatter()
         let accepted: [[String: Any]] = sandbox.accepted.map { notification in
             var entry: [String: Any] = [
                 "deviceToken": notification.deviceToken, "apnsId": notification.apnsID, "topic": notification.topic,
@@ -50,40 +40,31 @@ struct APNsAdmin {
             entry["expiration"] = notification.expiration
             return entry
         }
-        let counts = Dictionary(uniqueKeysWithValues: sandbox.statusCounts.map { (String($0.key), $0.value) })
-        return Self.json(200, ["accepted": accepted, "statusCounts": counts])
+        let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)
+        return SandboxAdmin.json(200, ["accepted": accepted, "statusCounts": counts])
     }
 
     private func setFault(_ body: [UInt8]) -> HTTP2Response {
-        guard let request = try? JSONDecoder().decode(FaultRequest.self, from: Data(body)) else {
-            return Self.error(400, "expected {deviceToken, fault, retryAfter?, delayMilliseconds?, times?}")
+        let request: AdminFaultRequest
+        do {
+            request = try AdminFaultRequest(body, tokenKey: "deviceToken")
+        } catch {
+            return error.response
         }
-        if let times = request.times, times < 1 { return Self.error(400, "times must be at least 1") }
         let fault: APNsFault
         switch request.fault {
         case "unregistered": fault = .unregistered
         case "badDeviceToken": fault = .badDeviceToken
-        case "tooManyRequests": fault = .tooManyRequests(retryAfter: max(0, request.retryAfter ?? 1))
+        case "tooManyRequests": fault = .tooManyRequests(retryAfter: request.retryAfter)
         case "serviceUnavailable": fault = .serviceUnavailable
-        case "delay": fault = .delay(.milliseconds(max(0, request.delayMilliseconds ?? 1_000)))
+        case "delay": fault = .delay(request.delay)
         case "dropConnection": fault = .dropConnection
         case "none":
-            sandbox.clearFault(for: request.deviceToken)
+            sandbox.clearFault(for: request.token)
             return HTTP2Response(status: 204)
-        default: return Self.error(400, "unknown fault \(request.fault.prefix(40))")
+        default: return request.unknownFault
         }
-        sandbox.setFault(fault, for: request.deviceToken, times: request.times)
+        sandbox.setFault(fault, for: request.token, times: request.times)
         return HTTP2Response(status: 204)
-    }
-
-    private static func error(_ status: Int, _ message: String) -> HTTP2Response {
-        json(status, ["error": message])
-    }
-
-    private static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTP2Response(
-            status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
-            body: Array(body))
     }
 }

@@ -76,10 +76,20 @@ struct APNsRequestReader: Sendable {
     /// The request's `apns-id` when it is a UUID, a new lowercase one when absent.
     private static func apnsID(_ header: String?) throws(APNsRefusal) -> String {
         guard let header else { return RandomUUID.make() }
-        guard header.utf8.count == 36, UUID(uuidString: header) != nil else {
-            throw APNsRefusal(reason: .badMessageId)
-        }
+        guard isCanonicalUUID(header) else { throw APNsRefusal(reason: .badMessageId) }
         return header
+    }
+
+    /// 8-4-4-4-12 hex digits (either case) joined by dashes, as `UUID(uuidString:)` takes them,
+    /// checked byte by byte: it runs once per push.
+    private static func isCanonicalUUID(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            let isDash = count == 8 || count == 13 || count == 18 || count == 23
+            guard isDash ? byte == UInt8(ascii: "-") : byte.isHexDigit else { return false }
+            count += 1
+        }
+        return count == 36
     }
 
     /// Hexadecimal, even length, at least 64 digits (32 bytes), as device tokens are.

@@ -72,9 +72,7 @@ public struct SandboxCredentials: Sendable {
     /// Writes the `.p8` (0600) first, then the record that names it: a crash between the two
     /// leaves no record, so the next start makes everything again.
     private func write(record: String) throws {
-        let files = FileManager.default
-        try Data(try key.privateKeyPEM().utf8).write(to: URL(fileURLWithPath: keyPath), options: .atomic)
-        try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
+        try PrivateFile.write(Data(try key.privateKeyPEM().utf8), to: keyPath)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let ids = APNsIdentifiers(keyId: keyID, teamId: teamID, bundleId: bundleID)
@@ -90,8 +88,7 @@ public struct SandboxCredentials: Sendable {
         }
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
         let token = String(SecureRandom.bytes(count: 40).map { alphabet[Int($0) % alphabet.count] })
-        try JSONEncoder().encode(ExpoRecord(accessToken: token)).write(to: URL(fileURLWithPath: path), options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try PrivateFile.write(try JSONEncoder().encode(ExpoRecord(accessToken: token)), to: path)
         return token
     }
 

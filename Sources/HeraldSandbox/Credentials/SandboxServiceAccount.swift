@@ -53,7 +53,6 @@ public struct SandboxServiceAccount: Sendable {
             "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": tokenURI,
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try PrivateFile.write(data, to: path)
     }
 }

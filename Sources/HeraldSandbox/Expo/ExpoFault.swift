@@ -7,6 +7,8 @@ public enum ExpoFault: Sendable, Equatable {
     case deviceNotRegisteredReceipt
     /// An error ticket with `MessageRateExceeded`.
     case messageRateExceeded
+    /// An ok ticket whose receipt is an error with `MessageRateExceeded`: Expo dropped the push.
+    case messageRateExceededReceipt
     /// The whole request answers 429 `TOO_MANY_REQUESTS` with a `retry-after` of that many seconds.
     case tooManyRequests(retryAfter: Int)
     /// The whole request answers 503.
@@ -20,7 +22,8 @@ public enum ExpoFault: Sendable, Equatable {
     var failsRequest: Bool {
         switch self {
         case .tooManyRequests, .unavailable, .delay, .dropConnection: true
-        case .deviceNotRegisteredTicket, .deviceNotRegisteredReceipt, .messageRateExceeded: false
+        case .deviceNotRegisteredTicket, .deviceNotRegisteredReceipt, .messageRateExceeded, .messageRateExceededReceipt:
+            false
         }
     }
 }

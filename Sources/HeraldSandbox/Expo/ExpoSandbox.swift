@@ -92,19 +92,30 @@ public final class ExpoSandbox: Sendable {
                 case .deviceNotRegisteredReceipt:
                     let message = ExpoPushMessage(
                         to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
-                    state.receipts[message.ticketID] = .error(
-                        "DeviceNotRegistered", message: "The recipient device is not registered with FCM or APNs.")
+                    state.keep(
+                        .error(
+                            "DeviceNotRegistered", message: "The recipient device is not registered with FCM or APNs."),
+                        for: message.ticketID, at: now)
+                    accepted.append(message)
+                case .messageRateExceededReceipt:
+                    let message = ExpoPushMessage(
+                        to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
+                    state.keep(
+                        .error(
+                            "MessageRateExceeded",
+                            message: "\"\(recipient.to)\" is receiving messages too frequently; the push was dropped."),
+                        for: message.ticketID, at: now)
                     accepted.append(message)
                 default:
                     let message = ExpoPushMessage(
                         to: recipient.to, fields: recipient.fields, ticketID: RandomUUID.make(), receivedAt: now)
-                    state.receipts[message.ticketID] = .ok
+                    state.keep(.ok, for: message.ticketID, at: now)
                     accepted.append(message)
                 }
                 tickets.append(#"{"status":"ok","id":"\#(accepted[accepted.count - 1].ticketID)"}"#)
             }
             state.record(accepted)
-            state.sendSizes.append(recipients.count)
+            state.recordSend(size: recipients.count)
             state.statusCounts[200, default: 0] += 1
         }
         // A send whose answer never left (its connection dropped meanwhile) was not accepted:
@@ -116,7 +127,9 @@ public final class ExpoSandbox: Sendable {
     }
 
     private func receipts(for ids: [String]) -> HTTP2Response {
+        let now = clock()
         let known = state.withLock { state in
+            state.expireReceipts(now: now)
             state.statusCounts[200, default: 0] += 1
             return ids.compactMap { id in state.receipts[id].map { (id, $0) } }
         }
@@ -183,7 +196,11 @@ public final class ExpoSandbox: Sendable {
         state.withLock { $0.accepted.filter { $0.to == token } }
     }
 
-    /// How many notifications each send answered 200 carried, in order.
+    /// How many receipts the sandbox holds: those of the last day's tickets, as Expo keeps them.
+    public var storedReceiptCount: Int { state.withLock { $0.receipts.count } }
+
+    /// How many notifications each send answered 200 carried, in order (the most recent ones,
+    /// up to the accepted limit).
     public var sendSizes: [Int] { state.withLock { $0.sendSizes } }
 
     /// How many requests got each HTTP status, since start (dropped connections count none).

@@ -105,12 +105,33 @@ struct FCMMessageReader: Sendable {
             android, ["collapse_key", "collapseKey", "restricted_package_name", "restrictedPackageName"],
             at: "message.android", allowingOthers: true)
         _ = try stringMap(android["data"], at: "message.android.data")
+        if let notification = android["notification"] as? [String: Any] {
+            try known(notification, androidNotificationFields, at: "message.android.notification")
+        }
         _ = try strings(
             android["notification"],
             [
                 "title", "body", "icon", "color", "sound", "tag", "click_action", "clickAction", "body_loc_key",
-                "title_loc_key", "channel_id", "channelId", "ticker", "image",
+                "bodyLocKey", "title_loc_key", "titleLocKey", "channel_id", "channelId", "ticker", "image",
             ], at: "message.android.notification", allowingOthers: true)
+    }
+
+    /// Every field of FCM's `AndroidNotification`, in both spellings.
+    private static let androidNotificationFields: Set<String> = {
+        let names = [
+            "title", "body", "icon", "color", "sound", "tag", "click_action", "body_loc_key", "body_loc_args",
+            "title_loc_key", "title_loc_args", "channel_id", "ticker", "sticky", "event_time", "local_only",
+            "notification_priority", "default_sound", "default_vibrate_timings", "default_light_settings",
+            "vibrate_timings", "visibility", "notification_count", "light_settings", "image",
+            "bypass_proxy_notification", "proxy",
+        ]
+        return Set(names + names.map(lowerCamelCase))
+    }()
+
+    /// `click_action` as `clickAction`.
+    private static func lowerCamelCase(_ name: String) -> String {
+        let parts = name.split(separator: "_")
+        return parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
     }
 
     private static func apns(_ value: Any?) throws(FCMReply) {

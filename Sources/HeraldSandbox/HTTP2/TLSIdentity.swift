@@ -25,8 +25,7 @@ public struct TLSIdentity: Sendable, Equatable {
         let (certificate, key) = try SelfSignedCertificate.make()
         do {
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(key).write(to: URL(fileURLWithPath: identity.privateKeyPath), options: .atomic)
-            try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: identity.privateKeyPath)
+            try PrivateFile.write(key, to: identity.privateKeyPath)
             try Data(certificate).write(to: URL(fileURLWithPath: identity.certificatePath), options: .atomic)
         } catch {
             throw HTTP2ServerError(.certificateFiles, "Cannot write the certificate to \(directory): \(error)")

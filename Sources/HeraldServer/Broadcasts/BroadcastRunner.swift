@@ -11,6 +11,9 @@ import Synchronization
 /// chunk in progress finish and hands the broadcast back, so the next runner resumes it from
 /// its cursor at once; after a crash, the next runner takes it over once its lease runs out.
 final class BroadcastRunner: Sendable {
+    /// The `failureReason` of a broadcast whose chunks kept failing; each error is in the log.
+    static let fanOutFailed = "fan_out_failed"
+
     private let store: any HeraldStore
     private let hub: LiveHub
     private let appConfig: AppConfigState
@@ -78,7 +81,8 @@ final class BroadcastRunner: Sendable {
                     "a broadcast chunk failed",
                     metadata: ["id": claim.id, "attempt": "\(failures)", "error": "\(error)"])
                 if failures >= settings.maxChunkFailures {
-                    await fail(claim, reason: "\(error)")
+                    // Publishers read the reason; the error itself (store internals) is logged.
+                    await fail(claim, reason: Self.fanOutFailed)
                     return true
                 }
                 // Nothing of the failed chunk was written; try it again shortly.

@@ -2,7 +2,8 @@ import Foundation
 import HeraldModel
 import HeraldStore
 
-/// `herald bench seed` and `herald bench tokens`: data for the benchmark scripts.
+/// `herald bench seed`, `herald bench push-seed` and `herald bench tokens`: data for the
+/// benchmark scripts.
 struct BenchCommand {
     let cli: HeraldCLI
 
@@ -12,7 +13,8 @@ struct BenchCommand {
             return raw.isEmpty ? 2 : 0
         }
         let args = try Arguments(
-            Array(raw.dropFirst()), valued: ["database", "users", "notifications", "output", "user-token-secret"],
+            Array(raw.dropFirst()),
+            valued: ["database", "users", "notifications", "devices", "output", "user-token-secret"],
             environment: cli.environment)
         if args.has("help") {
             cli.out(Help.bench)
@@ -20,10 +22,16 @@ struct BenchCommand {
         }
         let configuration = cli.configuration(args)
         let users = try args.int("users", default: 10_000, range: 1...1_000_000)
+        let seedStarted = ContinuousClock.now
         switch sub {
         case "seed":
             let total = try args.int("notifications", default: 1_000_000, range: 1...100_000_000)
             try await seed(configuration: configuration, users: users, total: total)
+        case "push-seed":
+            let devices = try args.int("devices", default: 100_000, range: 1...10_000_000)
+            let seeded = try await BenchPushSeed(store: try StoreFactory.open(url: configuration.databaseURL))
+                .seed(devices: devices)
+            cli.out("seeded \(seeded) APNs deliveries in \(ContinuousClock.now - seedStarted)")
         case "tokens":
             guard let output = args.value("output") else { throw CLIError("--output FILE is required") }
             let app = try await HeraldApplication(
@@ -32,7 +40,7 @@ struct BenchCommand {
             try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
             cli.out("wrote \(users) user tokens to \(output)")
         default:
-            throw CLIError("unknown bench command \"\(sub)\"; use `bench seed` or `bench tokens`")
+            throw CLIError("unknown bench command \"\(sub)\"; use `bench seed`, `bench push-seed` or `bench tokens`")
         }
         return 0
     }

@@ -14,7 +14,7 @@ enum Help {
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           broadcast     Send a notification to every user or a list, as a background job.
-          bench         Seed data and mint tokens for scripts/bench-inbox.sh.
+          bench         Seed data and mint tokens for scripts/bench-inbox.sh and bench-push.sh.
           sandbox       Run the local push provider sandbox (APNs, FCM and Expo look-alikes).
 
         Every option has an environment twin: --port is HERALD_PORT, --database is HERALD_DATABASE_URL.
@@ -57,8 +57,8 @@ enum Help {
                                       https://fcm.googleapis.com)
           --fcm-ca-file PATH          PEM certificates to trust for FCM and the account's token_uri
                                       [HERALD_FCM_CA_FILE]
-          --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 64)
-          --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 256)
+          --push-concurrency N        Sends in flight at once [HERALD_PUSH_CONCURRENCY] (default 256)
+          --push-batch-size N         Outbox rows claimed per batch [HERALD_PUSH_BATCH_SIZE] (default 1024)
           --push-lease SECONDS        How long a claimed row waits before another claim
                                       [HERALD_PUSH_LEASE] (default 60)
           --push-retry-base SECONDS   First retry's backoff ceiling, doubling per attempt
@@ -128,10 +128,14 @@ enum Help {
 extension Help {
     static let bench = """
         Usage: herald bench seed [--users 10000] [--notifications 1000000] [--database URL]
+               herald bench push-seed [--devices 100000] [--database URL]
                herald bench tokens --output FILE [--users 10000] [--database URL]
 
         `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
-        1,000 per transaction. `tokens` writes one user token per line for those users.
+        1,000 per transaction. `push-seed` registers one production APNs device for each of the
+        users bench-push-user-0 ... N-1 and publishes one notification with push to all of them,
+        so the outbox holds N queued APNs deliveries (run it with the worker off: no `serve`).
+        `tokens` writes one user token per line for those users.
         """
 }
 
@@ -179,7 +183,8 @@ extension Help {
           POST   /admin/expo/faults    {"token", "fault", "retryAfter"?, "delayMilliseconds"?,
                                        "times"?}; fault is deviceNotRegisteredTicket,
                                        deviceNotRegisteredReceipt, messageRateExceeded,
-                                       tooManyRequests, unavailable, delay, dropConnection or none
+                                       messageRateExceededReceipt, tooManyRequests, unavailable,
+                                       delay, dropConnection or none
           DELETE /admin/expo/faults    Clears every Expo fault
 
         The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge

@@ -6,7 +6,7 @@ import HeraldStore
 import Synchronization
 
 /// Sends due outbox rows: claims them in batches, sends each with bounded concurrency, and
-/// records what came of it through the ``RetryPolicy``.
+/// records what came of it through the ``RetryPolicy``, many outcomes per store write.
 ///
 /// It wakes when a publish wrote delivery rows and at least every `wakeInterval` (or at the
 /// earliest retry it scheduled, when sooner). ``stop()`` stops claiming and lets the sends in
@@ -26,6 +26,7 @@ final class DeliveryWorker: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The earliest retry this worker scheduled and has not yet looked for.
     private let nextRetry = Mutex<Date?>(nil)
+    private let recorder: CompletionRecorder
 
     init(
         store: any HeraldStore, senders: PushSenders, settings: PushWorkerSettings, metrics: PushMetrics,
@@ -39,21 +40,38 @@ final class DeliveryWorker: Sendable {
         self.signal = signal
         self.logger = logger
         self.now = now
+        self.recorder = CompletionRecorder(store: store, metrics: metrics, logger: logger, now: now)
     }
 
     /// Runs until ``stop()``.
+    ///
+    /// While one full batch is sent the next is claimed, so the outbox never waits on the
+    /// store; outcomes are written by ``CompletionRecorder`` in batches.
     func run() async {
-        while !stopping.load(ordering: .acquiring) {
-            let claimed: [ClaimedDelivery]
-            do {
-                claimed = try await store.claimDueDeliveries(
-                    limit: settings.batchSize, now: now(), lease: settings.lease)
-            } catch {
-                logger.warning("claiming deliveries failed", metadata: ["error": "\(error)"])
-                claimed = []
-            }
+        let recording = Task { await recorder.run() }
+        var next: Task<[ClaimedDelivery], Never>? = Task { await claim() }
+        while let claiming = next {
+            let claimed = await claiming.value
+            let full = claimed.count >= settings.batchSize
+            // A full batch means more are due: claim them while this one is sent.
+            next = full && !stopping.load(ordering: .acquiring) ? Task { await claim() } : nil
             await send(claimed)
-            if claimed.count < settings.batchSize { await signal.wait(timeout: sleepTime()) }
+            if next == nil && !stopping.load(ordering: .acquiring) {
+                if !full { await signal.wait(timeout: sleepTime()) }
+                if !stopping.load(ordering: .acquiring) { next = Task { await claim() } }
+            }
+        }
+        recorder.finish()
+        await recording.value
+    }
+
+    /// The next due batch, or none when the store fails.
+    private func claim() async -> [ClaimedDelivery] {
+        do {
+            return try await store.claimDueDeliveries(limit: settings.batchSize, now: now(), lease: settings.lease)
+        } catch {
+            logger.warning("claiming deliveries failed", metadata: ["error": "\(error)"])
+            return []
         }
     }
 
@@ -158,13 +176,11 @@ final class DeliveryWorker: Sendable {
         }
     }
 
+    /// Hands the outcome of `row` to the recorder; it is written with the others that arrive
+    /// meanwhile, in one transaction.
     private func complete(_ row: ClaimedDelivery, _ outcome: DeliveryOutcome, label: String) async {
-        do {
-            if try await store.completeDelivery(id: row.id, claimToken: row.claimToken, outcome: outcome, now: now()) {
-                metrics.recordDelivery(provider: row.provider.rawValue, outcome: label)
-            }
-        } catch {
-            logger.warning("recording a delivery failed", metadata: ["id": row.id, "error": "\(error)"])
-        }
+        recorder.add(
+            DeliveryCompletion(id: row.id, claimToken: row.claimToken, outcome: outcome),
+            provider: row.provider.rawValue, label: label)
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Fetches the receipts of Expo tickets once they are due (``ExpoSettings/receiptDelay`` after
 /// the send), up to 1,000 a request, and records them: `DeviceNotRegistered` prunes the device,
-/// another error fails the delivery, ok ends the wait. A receipt not ready yet, or a request that
+/// `MessageRateExceeded` queues the push again under the retry policy (Expo dropped it), another
+/// error fails the delivery, ok ends the wait. A receipt not ready yet, or a request that
 /// failed, is asked for again later; a ticket still without a receipt a day on is let go (Expo
 /// keeps receipts for at least a day).
 ///
@@ -19,6 +20,7 @@ final class ExpoReceiptPoller: Sendable {
     private let store: any HeraldStore
     private let client: ExpoClient
     private let settings: ExpoSettings
+    private let policy: RetryPolicy
     private let lease: TimeInterval
     private let metrics: PushMetrics
     private let signal = WakeSignal()
@@ -27,12 +29,13 @@ final class ExpoReceiptPoller: Sendable {
     private let stopping = Atomic<Bool>(false)
 
     init(
-        store: any HeraldStore, client: ExpoClient, settings: ExpoSettings, lease: TimeInterval,
+        store: any HeraldStore, client: ExpoClient, settings: ExpoSettings, policy: RetryPolicy, lease: TimeInterval,
         metrics: PushMetrics, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.client = client
         self.settings = settings
+        self.policy = policy
         self.lease = lease
         self.metrics = metrics
         self.logger = logger
@@ -75,8 +78,12 @@ final class ExpoReceiptPoller: Sendable {
         if case .unavailable(let reason, _) = answer {
             logger.warning("fetching Expo receipts failed", metadata: ["reason": "\(reason)"])
         }
+        var random = SystemRandomNumberGenerator()
         let outcomes = claimed.map { receipt in
-            ReceiptOutcome(receipt, Self.result(for: receipt, in: answer, now: checkedAt, settings: settings))
+            ReceiptOutcome(
+                receipt,
+                Self.result(
+                    for: receipt, in: answer, now: checkedAt, settings: settings, policy: policy, using: &random))
         }
         do {
             _ = try await store.recordReceipts(outcomes, now: checkedAt)
@@ -88,20 +95,24 @@ final class ExpoReceiptPoller: Sendable {
             switch outcome.result {
             case .failed: metrics.recordDelivery(provider: "expo", outcome: "receipt_failed")
             case .pruned: metrics.recordDelivery(provider: "expo", outcome: "receipt_pruned")
+            case .resend: metrics.recordDelivery(provider: "expo", outcome: "receipt_retry")
             case .delivered, .notReady: break
             }
         }
     }
 
-    /// What to record for `receipt` after `answer`: its receipt's verdict; or, without one, ask
-    /// again after a while (the receipt delay, at most five minutes) unless a day has passed.
+    /// What to record for `receipt` after `answer`: its receipt's verdict (a retry goes through
+    /// `policy`, counting the attempt the ticket answers); or, without one, ask again after a
+    /// while (the receipt delay, at most five minutes) unless a day has passed.
     static func result(
-        for receipt: ClaimedReceipt, in answer: ExpoClient.ReceiptsAnswer, now: Date, settings: ExpoSettings
+        for receipt: ClaimedReceipt, in answer: ExpoClient.ReceiptsAnswer, now: Date, settings: ExpoSettings,
+        policy: RetryPolicy, using random: inout some RandomNumberGenerator
     ) -> ReceiptOutcome.Result {
         if case .receipts(let verdicts) = answer, let verdict = verdicts[receipt.ticketID] {
-            switch verdict {
+            switch policy.decide(verdict, attempt: receipt.attempts, now: now, using: &random) {
             case .pruned(let reason): return .pruned(reason: reason)
-            case .failed(let reason), .retry(let reason, _): return .failed(reason: reason)
+            case .failed(let reason): return .failed(reason: reason)
+            case .retry(let at, let reason): return .resend(at: at, reason: reason)
             case .sent: return .delivered
             }
         }

@@ -48,9 +48,23 @@ extension SQLiteStore {
     public func completeDelivery(id: String, claimToken: String, outcome: DeliveryOutcome, now: Date) async throws
         -> Bool
     {
-        let claimed: SQL = "id = \(id) AND claim_token = \(claimToken) AND status = \(DeliveryStatus.sending.rawValue)"
+        try await completeDeliveries([DeliveryCompletion(id: id, claimToken: claimToken, outcome: outcome)], now: now)
+            == [true]
+    }
+
+    public func completeDeliveries(_ completions: [DeliveryCompletion], now: Date) async throws -> [Bool] {
+        guard !completions.isEmpty else { return [] }
+        return try write { db in try completions.map { completion in try Self.complete(completion, now: now, db) } }
+    }
+
+    /// Records one outcome inside the caller's transaction; see ``completeDelivery(id:claimToken:outcome:now:)``.
+    private static func complete(_ completion: DeliveryCompletion, now: Date, _ db: SQLiteConnection) throws -> Bool {
+        let claimed: SQL = """
+            id = \(completion.id) AND claim_token = \(completion.claimToken)
+            AND status = \(DeliveryStatus.sending.rawValue)
+            """
         let update: SQL
-        switch outcome {
+        switch completion.outcome {
         case .sent(let providerMessageID):
             update = """
                 status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_message_id = \(providerMessageID),
@@ -78,19 +92,17 @@ extension SQLiteStore {
                 next_attempt_at = NULL
                 """
         }
-        let prunes = if case .pruned = outcome { true } else { false }
-        return try write { db in
-            let token = try db.queryOne(
-                """
-                UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
-                WHERE \(claimed) RETURNING device_token
-                """
-            ) { row in row.optionalText(0) }
-            guard let token else { return false }
-            if prunes, let token {
-                try db.execute("UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token)")
-            }
-            return true
+        let prunes = if case .pruned = completion.outcome { true } else { false }
+        let token = try db.queryOne(
+            """
+            UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
+            WHERE \(claimed) RETURNING device_token
+            """
+        ) { row in row.optionalText(0) }
+        guard let token else { return false }
+        if prunes, let token {
+            try db.execute("UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token)")
         }
+        return true
     }
 }

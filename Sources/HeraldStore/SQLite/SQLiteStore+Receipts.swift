@@ -20,11 +20,12 @@ extension SQLiteStore {
                 """
                 UPDATE deliveries SET receipt_due_at = \(leaseExpiry), receipt_claim_token = \(claimToken)
                 WHERE id IN (SELECT value FROM json_each(\(Self.jsonArray(due)))) AND provider_ticket_id IS NOT NULL
-                RETURNING id, provider_ticket_id, updated_at
+                RETURNING id, provider_ticket_id, updated_at, attempts
                 """
             ) { row in
                 ClaimedReceipt(
-                    deliveryID: row.text(0), ticketID: row.text(1), claimToken: claimToken, sentAt: row.date(2))
+                    deliveryID: row.text(0), ticketID: row.text(1), claimToken: claimToken, sentAt: row.date(2),
+                    attempts: row.int(3))
             }
             let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
             return claimed.sorted { order[$0.deliveryID, default: 0] < order[$1.deliveryID, default: 0] }
@@ -50,6 +51,15 @@ extension SQLiteStore {
                         status = \(DeliveryStatus.failed.rawValue), reason = \(reason), receipt_due_at = NULL,
                         updated_at = \(now)
                         """
+                case .resend(let at, let reason):
+                    // As a send's retry: one that would fall at or after the TTL expiry expires now.
+                    update = """
+                        status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
+                                      THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
+                        next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
+                                               THEN NULL ELSE \(at) END,
+                        reason = \(reason), provider_ticket_id = NULL, receipt_due_at = NULL, updated_at = \(now)
+                        """
                 }
                 let token = try db.queryOne(
                     """
@@ -59,8 +69,14 @@ extension SQLiteStore {
                 ) { row in row.optionalText(0) }
                 guard let token else { continue }
                 changed += 1
+                // A device registered again since the send (the app started, or the token moved
+                // to another user) is live by a newer word than this receipt's.
                 if case .pruned = outcome.result, let token {
-                    try db.execute("UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token)")
+                    try db.execute(
+                        """
+                        UPDATE devices SET active = 0, updated_at = \(now)
+                        WHERE token = \(token) AND updated_at <= \(outcome.receipt.sentAt)
+                        """)
                 }
             }
             return changed

@@ -84,6 +84,30 @@ struct ExpoClientTests {
             try await client.send(pair) == Array(repeating: .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS"), count: 2))
     }
 
+    @Test("a request mixing Expo projects is sent again per project, as Expo's details group the tokens")
+    func mixedProjects() async throws {
+        let fake = FakeExpo()
+        let token = { (index: Int) in Self.message(index).to ?? "" }
+        fake.script(
+            400,
+            #"""
+            {"errors":[{"code":"PUSH_TOO_MANY_EXPERIENCE_IDS","message":"All push notification messages in the same request must be for the same project; separate your push notifications by project.",
+            "details":{"@acme/shop-dev":["\#(token(2))"],"@acme/shop":["\#(token(1))","\#(token(3))"]}}]}
+            """#)
+        let verdicts = try await Self.client(fake).send((1...4).map(Self.message))
+        #expect(verdicts.prefix(3).allSatisfy { if case .sent = $0 { true } else { false } })
+        #expect(
+            verdicts.last == .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS"),
+            "a message Expo names under no project is not guessed at")
+        let sent = fake.received.map { request in
+            ((try? JSONSerialization.jsonObject(with: Data(request.body))) as? [[String: Any]] ?? []).compactMap {
+                $0["to"] as? String
+            }
+        }
+        #expect(sent == [(1...4).map(token), [token(1), token(3)], [token(2)]])
+        #expect(fake.received.allSatisfy { fake.problem(with: $0) == nil })
+    }
+
     @Test("tickets that do not match the messages are retried, never taken as sent")
     func unmatchedTickets() async throws {
         let fake = FakeExpo()
@@ -101,7 +125,9 @@ struct ExpoClientTests {
             try await client.send([Self.message(1)]) == [.retry(reason: "Transport: connectionLost", retryAfter: nil)])
     }
 
-    @Test("receipts: one POST of {ids}; ok delivered, DeviceNotRegistered pruned, other errors failed, missing absent")
+    @Test(
+        "receipts: one POST of {ids}; ok delivered, DeviceNotRegistered pruned, MessageRateExceeded retried, other errors failed, missing absent"
+    )
     func receipts() async throws {
         let fake = FakeExpo()
         fake.script(
@@ -117,7 +143,8 @@ struct ExpoClientTests {
             answer
                 == .receipts([
                     "r-ok": .sent(providerMessageID: "r-ok"), "r-gone": .pruned(reason: "DeviceNotRegistered"),
-                    "r-big": .failed(reason: "MessageTooBig"), "r-rate": .failed(reason: "MessageRateExceeded"),
+                    "r-big": .failed(reason: "MessageTooBig"),
+                    "r-rate": .retry(reason: "MessageRateExceeded", retryAfter: nil),
                 ]))
         let request = try #require(fake.received.first)
         #expect(fake.problem(with: request) == nil)

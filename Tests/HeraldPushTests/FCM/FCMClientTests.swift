@@ -47,7 +47,7 @@ struct FCMClientTests {
         #expect(fake.tokens.calls == 2)
     }
 
-    @Test("UNREGISTERED and SENDER_ID_MISMATCH prune; QUOTA_EXCEEDED retries with its Retry-After")
+    @Test("UNREGISTERED and SENDER_ID_MISMATCH prune; QUOTA_EXCEEDED retries with its Retry-After, else a minute")
     func errorVerdicts() async throws {
         let fake = try FakeFCM(clock: clock)
         let client = client(fake)
@@ -60,6 +60,13 @@ struct FCMClientTests {
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
             headers: [("retry-after", "7")])
         #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7"))
+        fake.script(
+            429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"))
+        #expect(
+            try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "60"),
+            "without Retry-After, FCM's quota asks for at least a minute")
+        fake.script(503, body: FCMResponseTableTests.body(503, "UNAVAILABLE", "busy", errorCode: "UNAVAILABLE"))
+        #expect(try await send(client) == .retry(reason: "UNAVAILABLE", retryAfter: nil), "backoff alone")
         fake.script(403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "no access"))
         #expect(try await send(client) == .failed(reason: "PERMISSION_DENIED"))
     }

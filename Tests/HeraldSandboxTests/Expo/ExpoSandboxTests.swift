@@ -156,6 +156,30 @@ struct ExpoSandboxTests {
         #expect((data[ids[1]]?["details"] as? [String: Any])?["error"] as? String == "DeviceNotRegistered")
     }
 
+    @Test("receipts are kept a day, as Expo's, then forgotten: memory stays bounded and late pollers see none")
+    func receiptsExpire() async throws {
+        let now = TestNow(Date(timeIntervalSince1970: 1_800_000_000))
+        let sandbox = ExpoSandbox(accessToken: nil, clock: { now.value.withLock { $0 } })
+        func send(_ index: Int) async throws -> String {
+            try #require(
+                try Self.tickets(await sandbox.respond(to: Self.request(Self.message(index)))).first?["id"] as? String)
+        }
+        func receipts(_ ids: [String]) async throws -> Set<String> {
+            let body = #"{"ids":["# + ids.map { #""\#($0)""# }.joined(separator: ",") + "]}"
+            let response = await sandbox.respond(to: Self.request(body, path: "/--/api/v2/push/getReceipts"))
+            return Set(try #require((try Self.object(response))["data"] as? [String: Any]).keys)
+        }
+        let first = try await send(0)
+        now.value.withLock { $0 += 24 * 3600 - 1 }
+        let second = try await send(1)
+        #expect(try await receipts([first, second]) == [first, second], "both within a day")
+        now.value.withLock { $0 += 1 }
+        #expect(try await receipts([first, second]) == [second], "the first is a day old")
+        now.value.withLock { $0 += 24 * 3600 }
+        _ = try await send(2)
+        #expect(sandbox.storedReceiptCount == 1, "expired receipts are dropped, not kept")
+    }
+
     @Test("getReceipts refuses more than 1,000 ids and bodies that are not {ids}")
     func receiptLimits() async throws {
         let sandbox = ExpoSandbox(accessToken: Self.accessToken)

@@ -41,6 +41,11 @@ struct FCMSendTests {
             message: FCMFixture.message().replacingOccurrences(of: #""ttl":"3.5s""#, with: #""time_to_live":60"#),
             field: "message.android"),
         Refusal(
+            name: "unknown android notification field",
+            message: FCMFixture.message().replacingOccurrences(
+                of: #""notification":{"sound":"default"}"#, with: #""notification":{"sound":"default","badge":"3"}"#),
+            field: "message.android.notification"),
+        Refusal(
             name: "number as data value",
             message: FCMFixture.message().replacingOccurrences(of: #""n1""#, with: "12"), field: "message.data[0].value"
         ),

@@ -30,6 +30,23 @@ struct DeliveryWorkerTests {
         }
     }
 
+    @Test("300 devices, claimed 64 at a time: each push accepted once and each outcome recorded sent")
+    func manyBatches() async throws {
+        try await PushFixture.run(batchSize: 64) { fixture in
+            let tokens = (0..<300).map { _ in PushFixture.deviceToken() }
+            for token in tokens { try await fixture.register(token, for: "dave") }
+            let id = try await fixture.publish(to: "dave")
+            let items = try await fixture.settledDeliveries(of: id)
+            #expect(items.count == 300)
+            #expect(
+                items.allSatisfy { $0.status == "sent" && $0.attempts == 1 }, "\(items.filter { $0.attempts != 1 })")
+            let accepted = fixture.sandbox.accepted.map(\.apnsID)
+            #expect(accepted.count == 300 && Set(accepted) == Set(items.map(\.id)), "each delivery accepted once")
+            let metrics = try await fixture.server.get("/metrics").text
+            #expect(metrics.contains(#"herald_push_deliveries_total{provider="apns",outcome="sent"} 300"#))
+        }
+    }
+
     @Test("a token APNs calls unregistered: failed with the reason, and the device deactivated")
     func unregistered() async throws {
         try await PushFixture.run { fixture in

@@ -69,6 +69,24 @@ struct ExpoDeliveryTests {
         }
     }
 
+    @Test("MessageRateExceeded in a receipt: Expo dropped the push, so it is sent again and its new receipt is ok")
+    func receiptRateExceededResends() async throws {
+        try await ExpoFixture.run(receiptDelay: 0.05) { fixture in
+            let tokens = ExpoFixture.tokens(1)
+            fixture.sandbox.setFault(.messageRateExceededReceipt, for: tokens[0], times: 1)
+            try await fixture.register(tokens, for: "dora")
+            let id = try await fixture.publish(to: "dora")
+            let rows = try await fixture.deliveries(of: id) { rows in
+                rows.first.map { $0.status == .sent && $0.attempts == 2 } ?? false
+            }
+            let accepted = fixture.sandbox.accepted(for: tokens[0])
+            #expect(accepted.count == 2, "sent twice: Expo dropped the first")
+            #expect(rows.first?.providerTicketID == accepted.last?.ticketID, "the delivery holds the new ticket")
+            let metrics = try await fixture.server.get("/metrics").text
+            #expect(metrics.contains(#"herald_push_deliveries_total{provider="expo",outcome="receipt_retry"} 1"#))
+        }
+    }
+
     @Test("MessageRateExceeded in a ticket backs off, then the message is sent")
     func rateExceededBacksOff() async throws {
         try await ExpoFixture.run { fixture in

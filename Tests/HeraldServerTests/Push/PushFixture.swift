@@ -16,10 +16,12 @@ struct PushFixture {
     let apiKey: String
 
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
-    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`. The
-    /// server sends to FCM unless `configuresFCM` is false.
+    /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`; the
+    /// worker claims `batchSize` rows at a time (default: the server's). The server sends to FCM
+    /// unless `configuresFCM` is false.
     static func start(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, configuresFCM: Bool = true
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
+        configuresFCM: Bool = true
     ) async throws -> PushFixture {
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
         let sandbox = try APNsSandbox(credentials: credentials)
@@ -42,6 +44,7 @@ struct PushFixture {
             configuration.pushWorker.retryBase = retryBase
             configuration.pushWorker.retryCap = retryCap ?? retryBase
             configuration.pushWorker.maxAttempts = maxAttempts
+            if let batchSize { configuration.pushWorker.batchSize = batchSize }
         })
         return PushFixture(
             sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
@@ -49,14 +52,15 @@ struct PushFixture {
     }
 
     /// Runs `body` against a fresh fixture (see
-    /// ``start(retryBase:retryCap:maxAttempts:configuresFCM:)``) and stops it afterwards, also
-    /// when `body` throws.
+    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:)``) and stops it
+    /// afterwards, also when `body` throws.
     static func run(
-        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, configuresFCM: Bool = true,
-        _ body: (PushFixture) async throws -> Void
+        retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
+        configuresFCM: Bool = true, _ body: (PushFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(
-            retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, configuresFCM: configuresFCM)
+            retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize,
+            configuresFCM: configuresFCM)
         do {
             try await body(fixture)
         } catch {

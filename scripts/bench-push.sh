@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Push benchmark (release build): COUNT APNs deliveries end to end (outbox rows in SQLite, the
+# delivery worker, HTTP/2 over libcurl, the APNs look-alike `herald sandbox` over TLS, every
+# outcome recorded), then the same COUNT pushes sent by aioapns (Debian's python3-aioapns,
+# scripts/bench-push-aioapns.py) to the same sandbox.
+#
+# herald: `herald bench push-seed` registers COUNT APNs devices (one per user) and publishes one
+# notification with push to all of them with no worker running; the clock starts as
+# `herald serve` starts and stops when /metrics counts COUNT deliveries recorded sent.
+# aioapns: the clock starts after one warm-up push has opened a connection.
+# The sandbox restarts on the same state directory, key, certificate and port between the two
+# sides: it remembers the provider token it adopted and, as APNs does, would refuse the second
+# client's new token within 20 minutes (TooManyProviderTokenUpdates).
+#
+# The last line is exactly `push: herald <N>/s, aioapns <M>/s, ratio <N/M>`, the ratio with one
+# decimal.
+#
+#   scripts/bench-push.sh            BENCH_PUSH_COUNT=100000 BENCH_AIOAPNS_CONNECTIONS=10
+#                                    BENCH_SANDBOX_PORT=18490 BENCH_PORT=18491
+#                                    BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COUNT="${BENCH_PUSH_COUNT:-100000}"
+AIOAPNS_CONNECTIONS="${BENCH_AIOAPNS_CONNECTIONS:-10}"
+SANDBOX_PORT="${BENCH_SANDBOX_PORT:-18490}"
+PORT="${BENCH_PORT:-18491}"
+WORK="$(mktemp -d)"
+DATABASE="sqlite:$WORK/push.db"
+SECRET="bench-user-token-secret-$(date +%s)-0123456789"
+
+missing=""
+for package in curl python3-aioapns python3-uvloop; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing" >&2
+    SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2
+fi
+
+BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
+"${BUILD[@]}" --product herald >&2
+HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+
+stop() {  # PID variable name
+    local pid="${!1:-}"
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    eval "$1=''"
+}
+cleanup() {
+    stop SERVER_PID
+    stop SANDBOX_PID
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start_sandbox() {
+    rm -f "$WORK/sandbox/herald.env"
+    "$HERALD" sandbox --port "$SANDBOX_PORT" --state-dir "$WORK/sandbox" 2>>"$WORK/sandbox.log" &
+    SANDBOX_PID=$!
+    for _ in $(seq 1 100); do
+        [ -f "$WORK/sandbox/herald.env" ] && return
+        sleep 0.1
+    done
+    echo "the sandbox did not start:" >&2
+    cat "$WORK/sandbox.log" >&2
+    exit 1
+}
+
+# Deliveries recorded sent, from herald's /metrics (0 until it answers).
+sent() {
+    curl -sf "http://127.0.0.1:$PORT/metrics" 2>/dev/null |
+        awk '/^herald_push_deliveries_total\{provider="apns",outcome="sent"\}/ { print $2; found = 1 }
+             END { if (!found) print 0 }'
+}
+
+start_sandbox
+echo "seeding $COUNT APNs deliveries into $DATABASE" >&2
+"$HERALD" bench push-seed --devices "$COUNT" --database "$DATABASE" >&2
+
+started=$(date +%s.%N)
+(
+    set -a
+    . "$WORK/sandbox/herald.env"
+    set +a
+    exec "$HERALD" serve --port "$PORT" --database "$DATABASE" --user-token-secret "$SECRET" --log-level warning
+) 2>"$WORK/server.log" &
+SERVER_PID=$!
+deadline=$(($(date +%s) + 600))
+while [ "$(sent)" -lt "$COUNT" ]; do
+    if [ "$(date +%s)" -gt "$deadline" ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        echo "herald did not send $COUNT deliveries: $(sent) sent" >&2
+        tail -n 20 "$WORK/server.log" >&2
+        exit 1
+    fi
+    sleep 0.1  # each poll is a curl process: polling faster takes CPU from herald
+done
+finished=$(date +%s.%N)
+curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^herald_push_deliveries_total' >&2
+HERALD_RATE=$(awk -v n="$COUNT" -v a="$started" -v b="$finished" 'BEGIN { printf "%d", n / (b - a) }')
+echo "herald $HERALD_RATE/s ($COUNT deliveries in $(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }') s)" >&2
+stop SERVER_PID
+# What the sandbox answered, by HTTP status (a retry shows here as its refusal).
+curl -sf --http2 --cacert "$WORK/sandbox/sandbox-cert.pem" "https://127.0.0.1:$SANDBOX_PORT/admin/apns/accepted" |
+    /usr/bin/python3 -c 'import json, sys; print("sandbox answers:", json.load(sys.stdin)["statusCounts"])' >&2
+
+stop SANDBOX_PID
+start_sandbox
+AIOAPNS_LINE=$(/usr/bin/python3 scripts/bench-push-aioapns.py "$WORK/sandbox/herald.env" "$COUNT" "$AIOAPNS_CONNECTIONS")
+echo "$AIOAPNS_LINE" >&2
+AIOAPNS_RATE=$(echo "$AIOAPNS_LINE" | awk '{ sub("/s", "", $2); print $2 }')
+case "$AIOAPNS_LINE" in *", 0 failed)"*) ;; *) echo "aioapns had failures" >&2; exit 1 ;; esac
+
+echo "push: herald $HERALD_RATE/s, aioapns $AIOAPNS_RATE/s, ratio $(awk -v a="$HERALD_RATE" -v b="$AIOAPNS_RATE" 'BEGIN { printf "%.1f", a / b }')"
