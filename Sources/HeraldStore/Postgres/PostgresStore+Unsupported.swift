@@ -53,6 +53,10 @@ extension PostgresStore {
         -> Bool
     { throw unsupported("completeDelivery") }
 
+    public func completeDeliveries(_ completions: [DeliveryCompletion], now: Date) async throws -> [Bool] {
+        throw unsupported("completeDeliveries")
+    }
+
     public func claimDueReceipts(limit: Int, now: Date, lease: TimeInterval) async throws -> [ClaimedReceipt] {
         throw unsupported("claimDueReceipts")
     }
