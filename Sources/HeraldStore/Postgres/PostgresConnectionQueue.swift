@@ -17,11 +17,32 @@ final class PostgresConnectionQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue and suspends, without blocking a thread, until it is done.
+    ///
+    /// `body` is released before the caller resumes, so a caller may pass a closure made with
+    /// `withoutActuallyEscaping` (the preferences update does).
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let job = Job(body)
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try body(self.connection) })
+                let result = job.run(self.connection)
+                continuation.resume(with: result)
             }
+        }
+    }
+
+    /// A closure run once, then dropped.
+    private final class Job<T>: @unchecked Sendable {
+        // @unchecked Sendable is safe: `body` is set before the job is queued and taken once,
+        // by the one block that runs it on the serial queue.
+        private var body: ((PostgresConnection) throws -> T)?
+
+        init(_ body: @escaping @Sendable (PostgresConnection) throws -> T) {
+            self.body = body
+        }
+
+        func run(_ connection: PostgresConnection) -> Result<T, any Error> {
+            guard let body = body.take() else { preconditionFailure("a connection job ran twice") }
+            return Result { try body(connection) }
         }
     }
 
