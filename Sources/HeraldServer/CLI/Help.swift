@@ -90,6 +90,12 @@ enum Help {
         Usage: herald migrate [--database URL]
 
         Applies the numbered migrations the database lacks and exits. `serve` does this too.
+
+        Options (environment twin in brackets):
+          --database URL   sqlite:./herald.db, sqlite:///abs/path.db, or
+                           postgres://user[:password]@host:port/db [HERALD_DATABASE_URL]
+                           (default sqlite:./herald.db). Processes migrating one PostgreSQL
+                           database at once apply each migration once.
         """
 
     static let keys = """
