@@ -207,6 +207,27 @@ struct DeliveryClaimTests {
         }
     }
 
+    @Test("a prune leaves a device registered again (or moved to another user) after the claim active")
+    func pruneSparesAReRegisteredDevice() async throws {
+        try await withStore { (store) async throws in
+            try await store.addDevice("phone")
+            try await store.addDevice("moved")
+            try await store.publishPushed(["n1"])
+            let claims = try await store.claimDueDeliveries(limit: 2, now: at(1), lease: 30)
+            // While the sends are out, the app registers "phone" again and "moved" moves to u2.
+            try await store.addDevice("phone", at: at(2))
+            try await store.addDevice("moved", user: "u2", at: at(2))
+            for claim in claims {
+                #expect(
+                    try await store.completeDelivery(
+                        id: claim.id, claimToken: claim.claimToken, outcome: .pruned(reason: "Unregistered"),
+                        now: at(3)))
+            }
+            #expect(try await store.devices(userID: "u1").first { $0.token == "phone" }?.active == true)
+            #expect(try await store.devices(userID: "u2").first { $0.token == "moved" }?.active == true)
+        }
+    }
+
     @Test("a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent")
     func deviceGoneBeforeClaim() async throws {
         try await withStore { (store) async throws in

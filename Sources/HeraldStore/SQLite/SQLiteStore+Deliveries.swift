@@ -93,6 +93,10 @@ extension SQLiteStore {
                 """
         }
         let prunes = if case .pruned = completion.outcome { true } else { false }
+        // A claimed row's `updated_at` is its claim time: a device registered again (or moved)
+        // after it is not the one the provider called dead.
+        let claimedAt =
+            try prunes ? db.queryOne("SELECT updated_at FROM deliveries WHERE \(claimed)") { $0.int64(0) } : nil
         let token = try db.queryOne(
             """
             UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
@@ -100,8 +104,10 @@ extension SQLiteStore {
             """
         ) { row in row.optionalText(0) }
         guard let token else { return false }
-        if prunes, let token {
-            try db.execute("UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token)")
+        if prunes, let token, let claimedAt {
+            try db.execute(
+                "UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
+            )
         }
         return true
     }
