@@ -172,6 +172,11 @@ final class DeliveryWorker: Sendable {
         case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned")
         case .retry(let at, let reason):
             nextRetry.withLock { next in next = min(next ?? at, at) }
+            logger.debug(
+                "delivery will be sent again",
+                metadata: [
+                    "id": row.id, "provider": row.provider.rawValue, "attempt": "\(row.attempts)", "reason": reason,
+                ])
             await complete(row, .retry(at: at, reason: reason), label: "retry")
         }
     }
