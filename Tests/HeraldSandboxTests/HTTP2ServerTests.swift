@@ -60,6 +60,32 @@ struct HTTP2ServerTests {
         #expect(http1.status != 0 && !http1.stdout.contains("old"))
     }
 
+    @Test("a client's RST_STREAM and GOAWAY are counted (the sandbox's view of clients giving up)")
+    func clientAbortsAreCounted() async throws {
+        let test = try TestServer()
+        #expect(test.server.resetsReceived == 0 && test.server.goAwaysReceived == 0)
+        // Raw HTTP/2: GET /hold on stream 1, then, once it reached the handler, RST_STREAM
+        // (CANCEL) for it and GOAWAY (NO_ERROR; its last stream id names server streams: none).
+        let headers: [UInt8] = [0x82, 0x86, 0x44, 5] + Array("/hold".utf8) + [0x41, 1, UInt8(ascii: "x")]
+        let open =
+            Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 0x4, 0, 0, 0, 0, 0]
+            + [0, 0, UInt8(headers.count), 0x1, 0x5, 0, 0, 0, 1] + headers
+        let abort: [UInt8] =
+            [0, 0, 4, 0x3, 0, 0, 0, 0, 1, 0, 0, 0, 8] + [0, 0, 8, 0x7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let fd = try #require(RawConnection(port: test.server.port))
+        #expect(fd.send(open))
+        #expect(await test.nextArrival() == "/hold")
+        #expect(fd.send(abort))
+        var seen = (0, 0)
+        for _ in 0..<250 where seen != (1, 1) {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = (test.server.resetsReceived, test.server.goAwaysReceived)
+        }
+        fd.close()
+        await test.server.stop()
+        #expect(seen == (1, 1), "RST_STREAM and GOAWAY received: \(seen)")
+    }
+
     @Test("TLS refuses a client that does not offer h2")
     func tlsWithoutH2() async throws {
         let directory = try temporaryDirectory()
@@ -130,4 +156,33 @@ struct HTTP2ServerTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "404")
     }
+}
+
+/// A blocking loopback TCP connection for raw HTTP/2 bytes.
+private final class RawConnection: Sendable {
+    private let fd: Int32
+
+    init?(port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard fd >= 0, connected == 0 else {
+            if fd >= 0 { Glibc.close(fd) }
+            return nil
+        }
+        self.fd = fd
+    }
+
+    func send(_ bytes: [UInt8]) -> Bool {
+        Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
+    }
+
+    func close() { Glibc.close(fd) }
 }

@@ -249,6 +249,17 @@ final class HTTP2Connection {
         server.dispatch(request, streamID: streamID, loop: loop)
     }
 
+    /// A frame by which the client gave up on a stream or on the connection.
+    enum PeerAbort { case reset, goAway }
+
+    /// Counts a RST_STREAM or GOAWAY the client sent.
+    func peerSent(resetOrGoAway frame: PeerAbort) {
+        switch frame {
+        case .reset: server.resetsReceived.add(1, ordering: .relaxed)
+        case .goAway: server.goAwaysReceived.add(1, ordering: .relaxed)
+        }
+    }
+
     func streamClosed(_ streamID: Int32) {
         streams[streamID] = nil
     }

@@ -88,6 +88,12 @@ public final class HTTP2Server: Sendable {
     /// Connections accepted since start.
     public var connectionsAccepted: Int { context.connectionsAccepted.load(ordering: .relaxed) }
 
+    /// RST_STREAM frames received from clients so far (a client cancelling or failing a stream).
+    public var resetsReceived: Int { context.resetsReceived.load(ordering: .relaxed) }
+
+    /// GOAWAY frames received from clients so far (a client closing, or refusing the server's frames).
+    public var goAwaysReceived: Int { context.goAwaysReceived.load(ordering: .relaxed) }
+
     /// Connections open now.
     public var openConnections: Int { context.connectionsOpen.load(ordering: .relaxed) }
 }

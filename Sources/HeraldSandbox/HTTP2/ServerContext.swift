@@ -10,6 +10,9 @@ final class ServerContext: Sendable {
     let responseDelay = Mutex<Duration>(.zero)
     let connectionsAccepted = Atomic<Int>(0)
     let connectionsOpen = Atomic<Int>(0)
+    /// RST_STREAM and GOAWAY frames clients sent: a client giving up on streams shows here.
+    let resetsReceived = Atomic<Int>(0)
+    let goAwaysReceived = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(LoopEvent.firstConnection)
     private let nextLoop = Atomic<Int>(0)
 

@@ -33,6 +33,8 @@ enum SessionCallbacks {
             let endsStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
             if endsStream && (type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue) {
                 connection.requestComplete(streamID: frame.pointee.hd.stream_id)
+            } else if type == NGHTTP2_RST_STREAM.rawValue || type == NGHTTP2_GOAWAY.rawValue {
+                connection.peerSent(resetOrGoAway: type == NGHTTP2_RST_STREAM.rawValue ? .reset : .goAway)
             }
             return 0
         }

@@ -41,7 +41,9 @@ struct SandboxCommand {
         let signal = await SignalHandling.waitForTermination { [cli] in cli.err(startup) }
         cli.err("herald sandbox: received signal \(signal), stopping")
         await server.stop()
-        cli.err("herald sandbox stopped")
+        cli.err(
+            "herald sandbox stopped connections=\(server.connectionsAccepted) client_resets=\(server.resetsReceived) "
+                + "client_goaways=\(server.goAwaysReceived)")
         return 0
     }
 
