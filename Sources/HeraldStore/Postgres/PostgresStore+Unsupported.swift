@@ -7,42 +7,10 @@ import HeraldModel
 extension PostgresStore {
     /// What a server needs that this store lacks, for the error `herald serve` gives.
     public static let missingOperations =
-        "publishing, the inbox, counts, publisher reads, delivery and receipt claims, broadcasts and the live-update log"
+        "delivery and receipt claims and their outcomes (the push worker), and broadcasts"
 
     private func unsupported(_ operation: String) -> StoreError {
         StoreError(code: .unsupported, message: "the PostgreSQL store does not implement \(operation) yet")
-    }
-
-    public func publish(_ notifications: [NewNotification], catalog: Catalog, idempotency: IdempotencyClaim?)
-        async throws -> PublishOutcome
-    { throw unsupported("publish") }
-
-    public func renderedInboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws
-        -> RenderedInboxPage
-    { throw unsupported("renderedInboxPage") }
-
-    public func notification(userID: String, id: String) async throws -> InboxNotification? {
-        throw unsupported("notification")
-    }
-
-    public func markRead(userID: String, id: String, at: Date) async throws -> ChangeOutcome? {
-        throw unsupported("markRead")
-    }
-
-    public func markAllSeen(userID: String, at: Date) async throws -> Counts { throw unsupported("markAllSeen") }
-
-    public func delete(userID: String, id: String, at: Date) async throws -> ChangeOutcome? {
-        throw unsupported("delete")
-    }
-
-    public func counts(userID: String) async throws -> Counts { throw unsupported("counts") }
-
-    public func publishedNotification(id: String) async throws -> StoredNotification? {
-        throw unsupported("publishedNotification")
-    }
-
-    public func deliveries(notificationID: String) async throws -> [DeliveryRecord] {
-        throw unsupported("deliveries")
     }
 
     public func claimDueDeliveries(limit: Int, now: Date, lease: TimeInterval) async throws -> [ClaimedDelivery] {
@@ -89,17 +57,5 @@ extension PostgresStore {
 
     public func failBroadcast(id: String, claimToken: String, reason: String, now: Date) async throws -> Bool {
         throw unsupported("failBroadcast")
-    }
-
-    public func streamEvents(userID: String, afterSeq: Int64, limit: Int) async throws -> [StreamEventRecord] {
-        throw unsupported("streamEvents")
-    }
-
-    public func latestStreamSeq(userID: String) async throws -> Int64 { throw unsupported("latestStreamSeq") }
-
-    public func pruneStreamEvents(olderThan: Date) async throws -> Int { throw unsupported("pruneStreamEvents") }
-
-    public func pruneIdempotencyKeys(olderThan: Date) async throws -> Int {
-        throw unsupported("pruneIdempotencyKeys")
     }
 }

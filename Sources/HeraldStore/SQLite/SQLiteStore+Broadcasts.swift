@@ -209,7 +209,7 @@ extension SQLiteStore {
                     hidden: hidden, title: template.title, body: template.body, data: template.data,
                     deepLink: template.deepLink, detail: template.detail, push: template.push, createdAt: now)
             }
-            let (events, counts) = try Self.writeNotifications(notifications, catalog: catalog, db)
+            let (events, counts) = try InboxStatements.writeNotifications(notifications, catalog: catalog, db)
 
             let reached = users.count
             let cursor = users.last ?? held.after

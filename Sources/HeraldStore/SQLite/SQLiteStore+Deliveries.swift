@@ -7,28 +7,7 @@ extension SQLiteStore {
     // MARK: Publisher reads
 
     public func deliveries(notificationID: String) async throws -> [DeliveryRecord] {
-        try read { db in
-            try db.query(
-                """
-                SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
-                       attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at,
-                       provider_ticket_id
-                FROM deliveries WHERE notification_id = \(notificationID)
-                ORDER BY created_at, provider, platform, device_token
-                """
-            ) { row throws(StoreError) in
-                DeliveryRecord(
-                    id: row.text(0), notificationID: row.text(1), userID: row.text(2),
-                    deviceToken: row.optionalText(3),
-                    provider: try row.optionalEnumValue(PushProvider.self, 4),
-                    platform: try row.optionalEnumValue(DevicePlatform.self, 5),
-                    environment: try row.optionalEnumValue(PushEnvironment.self, 6),
-                    status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
-                    attempts: row.int(9), nextAttemptAt: row.optionalDate(10), expiresAt: row.optionalDate(11),
-                    providerMessageID: row.optionalText(12), createdAt: row.date(13), updatedAt: row.date(14),
-                    providerTicketID: row.optionalText(15))
-            }
-        }
+        try read { db in try OutboxStatements.deliveries(notificationID: notificationID, db) }
     }
 
     /// `strings` as a JSON array, bound as one parameter and read back with `json_each`.

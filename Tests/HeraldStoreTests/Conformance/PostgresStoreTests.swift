@@ -134,12 +134,12 @@ struct PostgresStoreTests {
     func unsupportedOperations() async throws {
         try await PostgresTestDatabase.withStore { store in
             let error = try await #require(throws: StoreError.self) {
-                try await store.counts(userID: "u1")
+                try await store.claimDueDeliveries(limit: 10, now: t0, lease: 60)
             }
             #expect(error.code == .unsupported)
-            #expect(error.message.contains("counts"))
+            #expect(error.message.contains("claimDueDeliveries"))
             await #expect(throws: StoreError.self) {
-                try await store.publish([], catalog: .standard, idempotency: nil)
+                try await store.broadcast(id: "b1")
             }
         }
     }
