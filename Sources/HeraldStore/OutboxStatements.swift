@@ -29,7 +29,7 @@ enum OutboxStatements {
         for notification in pushed where seen.insert(notification.userID).inserted {
             userIDs.append(notification.userID)
         }
-        let users = SQLiteStore.jsonArray(userIDs)
+        let users = DeliveryStatements.jsonArray(userIDs)
         let devices = try activeDevices(users, db)
         let preferences = try storedPreferences(users, db)
 

@@ -12,6 +12,10 @@ protocol StoreConnection {
     /// writers can run at once; empty where one writer at a time is the rule.
     static var rowLock: SQL { get }
 
+    /// Locks the one row a claim query picks, skipping rows another claimer holds at this
+    /// moment (`FOR UPDATE SKIP LOCKED`); empty where one writer at a time is the rule.
+    static var claimLock: SQL { get }
+
     /// A column that identifies a row of a table without a single-column key (`rowid`, `ctid`).
     static var rowIdentity: SQL { get }
 
@@ -56,6 +60,7 @@ extension SQLiteRow: StoreRow {}
 
 extension SQLiteConnection: StoreConnection {
     static var rowLock: SQL { "" }
+    static var claimLock: SQL { "" }
     static var rowIdentity: SQL { "rowid" }
 
     static func jsonTextElements(_ json: String) -> SQL { "SELECT value FROM json_each(\(json))" }
@@ -73,6 +78,7 @@ extension PostgresRow: StoreRow {}
 
 extension PostgresConnection: StoreConnection {
     static var rowLock: SQL { "FOR UPDATE" }
+    static var claimLock: SQL { "FOR UPDATE SKIP LOCKED" }
     static var rowIdentity: SQL { "ctid" }
 
     static func jsonTextElements(_ json: String) -> SQL { "SELECT json_array_elements_text(\(json)::json)" }

@@ -89,10 +89,11 @@ struct QueryPlanTests {
                         id: claim.id, claimToken: claim.claimToken, outcome: .sent(providerMessageID: nil), now: at(101)
                     ))
             }
-            let users = SQLiteStore.jsonArray(["u1", "u2", "u3"])
+            let users = DeliveryStatements.jsonArray(["u1", "u2", "u3"])
             for _ in 0..<2 {
                 expectSearch(
-                    try store.queryPlan(SQLiteStore.dueDeliveriesQuery(now: at(200), limit: 100)),
+                    try store.queryPlan(
+                        DeliveryStatements.dueDeliveriesQuery(now: at(200), limit: 100, SQLiteConnection.self)),
                     using: "deliveries_due", covering: true)
                 let devices = try store.queryPlan(OutboxStatements.activeDevicesQuery(users, SQLiteConnection.self))
                 #expect(
