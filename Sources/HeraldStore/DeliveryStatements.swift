@@ -144,12 +144,13 @@ enum DeliveryStatements {
                 receipt_due_at = \(receiptDueAt), next_attempt_at = NULL
                 """
         case .retry(let retryAt, let reason):
-            // A retry that would fall at or after the TTL expiry expires now.
+            // A retry that would fall at or after the TTL expiry expires now. The CAST types the
+            // parameter for PostgreSQL, which reads a bare one in a CASE as text.
             update = """
                 status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
                               THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
                 next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
-                                       THEN NULL ELSE \(retryAt) END,
+                                       THEN NULL ELSE CAST(\(retryAt) AS BIGINT) END,
                 reason = \(reason)
                 """
         case .failed(let reason), .pruned(let reason):
@@ -222,12 +223,13 @@ enum DeliveryStatements {
                     updated_at = \(now)
                     """
             case .resend(let at, let reason):
-                // As a send's retry: one that would fall at or after the TTL expiry expires now.
+                // As a send's retry: one that would fall at or after the TTL expiry expires now
+                // (the CAST as there).
                 update = """
                     status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
                                   THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
                     next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
-                                           THEN NULL ELSE \(at) END,
+                                           THEN NULL ELSE CAST(\(at) AS BIGINT) END,
                     reason = \(reason), provider_ticket_id = NULL, receipt_due_at = NULL, updated_at = \(now)
                     """
             }
