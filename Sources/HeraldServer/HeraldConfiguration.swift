@@ -5,7 +5,7 @@ import HeraldHTTP
 public struct HeraldConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
-    /// `sqlite:./herald.db` (default), `sqlite::memory:`, or `postgres://...` (later).
+    /// `sqlite:./herald.db` (default), `sqlite::memory:`, or `postgres://user@host:port/db`.
     public var databaseURL: String = "sqlite:./herald.db"
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?

@@ -15,7 +15,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
             case invalidStoredValue
             case encodingFailed
             case postgres
-            case unsupported
         }
 
         private let base: Base
@@ -31,8 +30,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let encodingFailed = Code(.encodingFailed)
         /// PostgreSQL answered with an error (see ``StoreError/sqlState``), or the connection failed.
         public static let postgres = Code(.postgres)
-        /// The store does not implement this operation yet.
-        public static let unsupported = Code(.unsupported)
 
         public var description: String { base.rawValue }
     }

@@ -1,20 +1,72 @@
 import Foundation
+import HeraldHTTPTestSupport
 import Testing
 
 @testable import HeraldStore
 
-/// `herald` and a `postgres://` URL while the PostgreSQL store is incomplete (issue 6).
+/// `herald` with a `postgres://` URL: migrating, and serving the app and publisher routes.
 @Suite("herald command line with PostgreSQL")
 struct PostgresCLITests {
-    @Test("serve refuses a postgres URL, saying what the store lacks, before connecting")
-    func serveRefuses() async {
-        // Nothing listens on port 1: a connection attempt would fail with another message.
-        let result = await CLITests.run(["serve", "--port", "0", "--database", "postgres://herald@127.0.0.1:1/herald"])
-        #expect(result.status == 1)
-        let message = result.err.joined(separator: "\n")
-        #expect(message.contains("the PostgreSQL store cannot serve yet"))
-        #expect(message.contains("publishing"))
-        #expect(message.contains("herald migrate"))
+    @Test(
+        "serve on PostgreSQL: a publish over HTTP reaches the inbox, reads back and is marked read",
+        .enabled(if: testPostgresURL != nil, "HERALD_TEST_POSTGRES_URL is not set (make test sets it)"))
+    func serveRoundTrip() async throws {
+        let base = try #require(testPostgresURL)
+        // Made here, never from input: a fixed prefix and hex digits.
+        let schema = "herald_serve_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = try PostgresConnection(url: base)
+        try admin.executeUncached("CREATE SCHEMA \(schema)")
+        defer { try? admin.executeUncached("DROP SCHEMA \(schema) CASCADE") }
+        let url = "\(base)?options=-c%20search_path%3D\(schema)"
+        let secret = "postgres-serve-test-secret-0123456789"
+        let server = try await HeraldProcess.start(database: url, secret: secret)
+        do {
+            try await roundTrip(url: url, secret: secret, port: server.port)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        #expect(await server.stop() == .exited(0))
+    }
+
+    /// Creates a key and a token with the command line, then publishes, lists, reads and marks read over HTTP.
+    private func roundTrip(url: String, secret: String, port: Int) async throws {
+        let key = try #require(
+            try await HeraldExecutable.run(["keys", "create", "--name", "pg", "--database", url])
+                .split(separator: "\n").last.map(String.init))
+        let token = try #require(
+            try await HeraldExecutable.run([
+                "token", "--user", "carol", "--ttl", "600", "--database", url, "--user-token-secret", secret,
+            ]).split(separator: "\n").last.map(String.init))
+        let client = LoopbackHTTPClient(port: port)
+
+        let publish = try await client.request(
+            "POST", "/v1/notifications",
+            headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
+            body: Array(#"{"recipients":["carol"],"type":"order.shipped","title":"Shipped","body":"Friday"}"#.utf8))
+        #expect(publish.status == 202, "\(publish.text)")
+        struct Published: Decodable {
+            struct Item: Decodable { var id: String }
+            var notifications: [Item]
+        }
+        let id = try #require(try publish.decode(Published.self).notifications.first?.id)
+
+        let user = [("Authorization", "Bearer \(token)")]
+        let page = try await client.request("GET", "/v1/me/notifications", headers: user)
+        #expect(page.status == 200, "\(page.text)")
+        let items = try #require((try page.json() as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(items.map { $0["id"] as? String } == [id])
+        #expect(items.first?["title"] as? String == "Shipped")
+
+        let detail = try await client.request("GET", "/v1/me/notifications/\(id)", headers: user)
+        #expect(detail.status == 200, "\(detail.text)")
+        let read = try await client.request("POST", "/v1/me/notifications/\(id)/read", headers: user)
+        #expect(read.status == 200, "\(read.text)")
+        #expect((try read.json() as? [String: Any])?["readAt"] as? String != nil)
+        let counts = try await client.request("GET", "/v1/me/counts", headers: user)
+        let object = try #require(try counts.json() as? [String: Any])
+        #expect(object["unread"] as? Int == 0)
+        #expect(object["unseen"] as? Int == 0)
     }
 
     @Test(

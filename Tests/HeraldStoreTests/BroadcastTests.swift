@@ -4,242 +4,8 @@ import Testing
 
 @testable import HeraldStore
 
-@Suite("Broadcasts")
+@Suite("Broadcasts on SQLite")
 struct BroadcastTests {
-    let template = BroadcastTemplate(type: "announcement.sale", title: "Sale", body: "Everything half price")
-
-    func create(
-        _ store: SQLiteStore, id: String = "b1", users: [String]?, template: BroadcastTemplate? = nil,
-        idempotency: IdempotencyClaim? = nil, createdAt: Date = t0
-    ) async throws -> BroadcastCreation {
-        try await store.createBroadcast(
-            NewBroadcast(
-                id: id, apiKeyID: "key-1", template: template ?? self.template, userIDs: users, createdAt: createdAt),
-            idempotency: idempotency)
-    }
-
-    func chunk(
-        _ store: SQLiteStore, _ claim: ClaimedBroadcast, limit: Int, now: Date = at(1)
-    ) async throws -> BroadcastChunk? {
-        try await store.fanOutBroadcastChunk(
-            id: claim.id, claimToken: claim.claimToken, limit: limit, catalog: .standard, now: now, lease: 30)
-    }
-
-    /// The ids of `user`'s broadcast notifications (type `announcement.sale`).
-    func broadcastRows(_ store: SQLiteStore, _ user: String) async throws -> [InboxNotification] {
-        try await store.inboxPage(userID: user, category: nil, beforeSeq: nil, limit: 100).items
-            .filter { $0.type == "announcement.sale" }
-    }
-
-    @Test("a listed audience is stored once per distinct id; chunks reach each user once, in user id order")
-    func listedAudience() async throws {
-        try await withStore { (store) async throws in
-            guard case .created(let created) = try await create(store, users: ["carol", "alice", "bob", "alice"])
-            else {
-                Issue.record("not created")
-                return
-            }
-            #expect(created.status == .queued && created.total == 3 && created.processed == 0)
-            #expect(created.audience == .users && created.startedAt == nil)
-
-            let claim = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            #expect(claim.id == "b1" && claim.leaseExpiresAt == at(30))
-            let first = try #require(try await chunk(store, claim, limit: 2))
-            #expect(first.events.map(\.userID) == ["alice", "bob"])
-            #expect(first.counts == ["alice": counts(1, 1), "bob": counts(1, 1)])
-            #expect(first.broadcast.status == .running && first.broadcast.processed == 2)
-            #expect(first.broadcast.startedAt == t0)
-            #expect(!first.wroteDeliveries)
-
-            let second = try #require(try await chunk(store, claim, limit: 2, now: at(2)))
-            #expect(second.events.map(\.userID) == ["carol"])
-            #expect(second.broadcast.status == .completed && second.broadcast.processed == 3)
-            #expect(second.broadcast.total == 3 && second.broadcast.completedAt == at(2))
-            #expect(try await chunk(store, claim, limit: 2) == nil, "a completed broadcast takes no more chunks")
-            #expect(try await store.claimBroadcast(now: at(100), lease: 30) == nil)
-
-            for user in ["alice", "bob", "carol"] {
-                let rows = try await broadcastRows(store, user)
-                #expect(rows.count == 1 && rows.first?.title == "Sale", "\(user)")
-            }
-            #expect(try await store.broadcast(id: "b1") == second.broadcast)
-        }
-    }
-
-    @Test("every user is anyone with a device, stored preferences or an inbox counter, each reached once")
-    func everyKnownUser() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("tok-1", user: "device-only")
-            try await store.addDevice("tok-2", user: "both")
-            _ = try await store.deleteDevice(userID: "both", token: "tok-2")
-            try await store.addDevice("tok-3", user: "inactive-device")
-            try await store.setPreferences("prefs-only") { $0.globalEnabled = false }
-            try await store.setPreferences("both") { $0.globalEnabled = true }
-            try await publish(store, ids: ["earlier"], user: "inbox-only")
-            try await store.insertEvents(
-                userID: "events-only", [AnalyticsEvent(name: "app.opened", at: t0)], receivedAt: t0)
-
-            _ = try await create(store, users: nil)
-            #expect(try await store.broadcast(id: "b1")?.total == nil, "counted when the fan-out starts")
-            let claim = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            #expect(try await store.broadcast(id: "b1")?.total == 5)
-            let chunk = try #require(try await chunk(store, claim, limit: 3))
-            #expect(chunk.events.map(\.userID) == ["both", "device-only", "inactive-device"])
-            let last = try #require(try await self.chunk(store, claim, limit: 3))
-            #expect(last.events.map(\.userID) == ["inbox-only", "prefs-only"])
-            #expect(last.broadcast.status == .completed && last.broadcast.processed == 5 && last.broadcast.total == 5)
-            #expect(last.counts["inbox-only"] == counts(2, 2))
-            #expect(try await broadcastRows(store, "events-only").isEmpty)
-            #expect(try await store.counts(userID: "events-only") == counts(0, 0))
-        }
-    }
-
-    @Test("a runner that dies mid-fan-out is taken over after its lease, from the next chunk; its token writes nothing")
-    func crashResumesExactlyOnce() async throws {
-        try await withStore { (store) async throws in
-            let users = (1...5).map { "u\($0)" }
-            _ = try await create(store, users: users)
-            let dead = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            _ = try #require(try await chunk(store, dead, limit: 2))
-            // The runner holding it dies here. Until its lease runs out nobody else takes it.
-            #expect(try await store.claimBroadcast(now: at(29), lease: 30) == nil)
-
-            let next = try #require(try await store.claimBroadcast(now: at(31), lease: 30))
-            #expect(next.id == dead.id && next.claimToken != dead.claimToken)
-            #expect(try await chunk(store, dead, limit: 2, now: at(32)) == nil, "the old claim is void")
-            #expect(try await store.broadcast(id: "b1")?.processed == 2)
-            var reached: [String] = []
-            while let step = try await chunk(store, next, limit: 2, now: at(33)) {
-                reached += step.events.map(\.userID)
-                if step.broadcast.status == .completed { break }
-            }
-            #expect(reached == ["u3", "u4", "u5"])
-            for user in users {
-                #expect(try await broadcastRows(store, user).count == 1, "\(user) exactly once")
-            }
-            #expect(try await store.broadcast(id: "b1")?.startedAt == t0, "started when first claimed")
-        }
-    }
-
-    @Test("two runners claiming at once: one gets the broadcast, the other nothing")
-    func concurrentClaims() async throws {
-        try await withStore { (store) async throws in
-            _ = try await create(store, users: ["a"])
-            async let first = store.claimBroadcast(now: t0, lease: 30)
-            async let second = store.claimBroadcast(now: t0, lease: 30)
-            let claims = [try await first, try await second].compactMap { $0 }
-            #expect(claims.count == 1)
-        }
-    }
-
-    @Test("the oldest broadcast is claimed first, each by one runner; the list pages newest first")
-    func claimOrder() async throws {
-        try await withStore { (store) async throws in
-            for id in ["first", "second", "third"] {
-                _ = try await create(store, id: id, users: ["a"])
-            }
-            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "first")
-            #expect(try await store.claimBroadcast(now: at(10), lease: 30)?.id == "second")
-
-            let page = try await store.broadcasts(beforeSeq: nil, limit: 2)
-            #expect(page.items.map(\.id) == ["third", "second"] && page.hasMore)
-            #expect(page.items.map(\.status) == [.queued, .running])
-            let rest = try await store.broadcasts(beforeSeq: page.lastSeq, limit: 2)
-            #expect(rest.items.map(\.id) == ["first"] && !rest.hasMore)
-        }
-    }
-
-    @Test("a broadcast asking for push writes delivery rows under each user's push policy")
-    func pushDeliveries() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("phone-1", user: "u1")
-            try await store.addDevice("phone-2", user: "u2")
-            try await store.setPreferences("u2") { $0.globalEnabled = false }
-            var pushing = template
-            pushing.push = PushOptions(send: true, ttlSeconds: 600)
-            _ = try await create(store, users: ["u1", "u2", "u3"], template: pushing)
-            let claim = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            let step = try #require(try await chunk(store, claim, limit: 10))
-            #expect(step.wroteDeliveries)
-            let expected: [String: [Summary]] = [
-                "u1": [Summary(token: "phone-1", status: .queued, reason: nil)],
-                "u2": [Summary(token: "phone-2", status: .skipped, reason: "global_off")],
-                "u3": [Summary(token: nil, status: .skipped, reason: "no_device")],
-            ]
-            for (user, summary) in expected {
-                let row = try #require(try await broadcastRows(store, user).first)
-                #expect(try await store.deliverySummary(row.id) == summary, "\(user)")
-            }
-            let due = try await store.claimDueDeliveries(limit: 10, now: at(2), lease: 30)
-            #expect(due.map(\.userID) == ["u1"])
-            #expect(due.first?.expiresAt == at(601), "TTL counts from the chunk's time")
-        }
-    }
-
-    @Test(
-        "Idempotency-Key: a replay answers the first broadcast, a different body conflicts, a publish key is separate")
-    func idempotency() async throws {
-        try await withStore { (store) async throws in
-            let claim = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "h1", notBefore: at(-100))
-            guard case .created = try await create(store, id: "b1", users: ["a", "b"], idempotency: claim) else {
-                Issue.record("not created")
-                return
-            }
-            let replay = try await create(store, id: "b2", users: ["a", "b"], idempotency: claim, createdAt: at(1))
-            guard case .replayed(let first) = replay else {
-                Issue.record("not replayed: \(replay)")
-                return
-            }
-            #expect(first.id == "b1")
-            #expect(try await store.broadcast(id: "b2") == nil)
-            var changed = claim
-            changed.requestHash = "h2"
-            #expect(try await create(store, id: "b3", users: ["a"], idempotency: changed) == .conflict)
-
-            let publishClaim = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "p", notBefore: at(-100))
-            let outcome = try await store.publish(
-                [note("n1", user: "a")], catalog: .standard, idempotency: publishClaim)
-            #expect(outcome.createdEvents?.count == 1, "the same key text on a publish is another slot")
-
-            let expired = IdempotencyClaim(apiKeyID: "key-1", key: "sale-1", requestHash: "h9", notBefore: at(10))
-            guard case .created = try await create(store, id: "b4", users: ["a"], idempotency: expired) else {
-                Issue.record("an expired claim is replaced")
-                return
-            }
-        }
-    }
-
-    @Test("a runner that stops hands the broadcast back: the next claim takes it at once, from its cursor")
-    func release() async throws {
-        try await withStore { (store) async throws in
-            _ = try await create(store, users: ["a", "b", "c"])
-            let stopping = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            #expect(try await chunk(store, stopping, limit: 1)?.events.map(\.userID) == ["a"])
-            #expect(try await store.releaseBroadcast(id: "b1", claimToken: stopping.claimToken, now: at(2)))
-            #expect(try await !store.releaseBroadcast(id: "b1", claimToken: stopping.claimToken, now: at(2)))
-            let next = try #require(try await store.claimBroadcast(now: at(2), lease: 30))
-            #expect(try await chunk(store, stopping, limit: 10) == nil)
-            let rest = try #require(try await chunk(store, next, limit: 10, now: at(3)))
-            #expect(rest.events.map(\.userID) == ["b", "c"] && rest.broadcast.status == .completed)
-        }
-    }
-
-    @Test("a held broadcast can be ended failed with its reason; a stale claim cannot")
-    func failing() async throws {
-        try await withStore { (store) async throws in
-            _ = try await create(store, users: ["a", "b"])
-            let stale = try #require(try await store.claimBroadcast(now: t0, lease: 30))
-            let claim = try #require(try await store.claimBroadcast(now: at(31), lease: 30))
-            #expect(try await !store.failBroadcast(id: "b1", claimToken: stale.claimToken, reason: "x", now: at(32)))
-            #expect(
-                try await store.failBroadcast(id: "b1", claimToken: claim.claimToken, reason: "disk full", now: at(33)))
-            let failed = try #require(try await store.broadcast(id: "b1"))
-            #expect(failed.status == .failed && failed.failureReason == "disk full" && failed.completedAt == at(33))
-            #expect(try await chunk(store, claim, limit: 10) == nil)
-            #expect(try await store.claimBroadcast(now: at(100), lease: 30) == nil)
-        }
-    }
-
     @Test("a chunk of every user is a merge of ordered index searches: no full scan, no sort")
     func knownUsersPlan() async throws {
         try await withStore { (store) async throws in
@@ -249,7 +15,7 @@ struct BroadcastTests {
             }
             try await publish(store, ids: ["n1"], user: "c1")
             for _ in 0..<2 {
-                let plan = try store.queryPlan(SQLiteStore.knownUsersQuery(after: "m", limit: 500))
+                let plan = try store.queryPlan(BroadcastStatements.knownUsersQuery(after: "m", limit: 500))
                 let text = plan.joined(separator: " | ")
                 #expect(!plan.contains { $0.hasPrefix("SCAN") }, "full scan: \(text)")
                 #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sort: \(text)")
@@ -257,9 +23,11 @@ struct BroadcastTests {
                 for table in ["devices", "preferences", "user_counters"] {
                     #expect(plan.contains { $0.hasPrefix("SEARCH \(table) USING COVERING INDEX") }, "\(text)")
                 }
-                let listed = try store.queryPlan(SQLiteStore.listedUsersQuery(broadcastID: "b", after: "m", limit: 500))
+                let listed = try store.queryPlan(
+                    BroadcastStatements.listedUsersQuery(broadcastID: "b", after: "m", limit: 500))
                 #expect(listed.contains { $0.hasPrefix("SEARCH broadcast_users") }, "\(listed)")
-                let claim = try store.queryPlan(SQLiteStore.claimableBroadcastQuery(now: t0))
+                let claim = try store.queryPlan(
+                    BroadcastStatements.claimableBroadcastQuery(now: t0, SQLiteConnection.self))
                 #expect(claim.contains { $0.contains("broadcasts_unfinished") }, "\(claim)")
                 try store.write { db in try db.execute("ANALYZE") }
             }

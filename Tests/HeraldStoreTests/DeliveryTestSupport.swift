@@ -6,7 +6,7 @@ import HeraldModel
 /// Push options that ask for a push.
 let pushed = PushOptions(send: true)
 
-extension SQLiteStore {
+extension HeraldStore {
     /// Registers an active APNs device `token` (or FCM when `android`) for `user`.
     func addDevice(_ token: String, user: String = "u1", android: Bool = false, at time: Date = at(-60)) async throws {
         let registration = DeviceRegistration(

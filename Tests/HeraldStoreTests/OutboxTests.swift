@@ -29,19 +29,6 @@ struct OutboxTests {
         }
     }
 
-    @Test("a publish without push.send, or of a hidden admin row, writes no delivery rows")
-    func noPushNoRows() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("phone")
-            try await store.publishPushed(["n1"], push: PushOptions(send: false))
-            _ = try await store.publish([note("n2")], catalog: .standard, idempotency: nil)
-            try await store.publishPushed(["n3"], type: "admin.audit", category: nil)
-            for id in ["n1", "n2", "n3"] {
-                #expect(try await store.deliveries(notificationID: id).isEmpty)
-            }
-        }
-    }
-
     @Test(
         "each push-policy rule skips every device with its reason",
         arguments: [
@@ -71,16 +58,6 @@ struct OutboxTests {
         }
     }
 
-    @Test("the account category ignores the category and type switches")
-    func accountCannotOptOut() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("phone")
-            try await store.setPreferences { $0.disabledTypes = ["account"] }
-            try await store.publishPushed(["n1"], type: "account.security", category: "account")
-            #expect(try await store.deliverySummary("n1") == [Summary(token: "phone", status: .queued)])
-        }
-    }
-
     @Test("a recipient without an active device gets one skipped no_device row")
     func noDevice() async throws {
         try await withStore { (store) async throws in
@@ -92,19 +69,6 @@ struct OutboxTests {
             #expect(
                 try await store.deliverySummary("n1") == [Summary(token: nil, status: .skipped, reason: "no_device")])
             #expect(rows.first?.provider == nil && rows.first?.platform == nil && rows.first?.environment == nil)
-        }
-    }
-
-    @Test("inside quiet hours every device gets a deferred row due when they end")
-    func deferredByQuietHours() async throws {
-        try await withStore { (store) async throws in
-            // t0 is 2023-11-14 22:13:20 UTC.
-            try await store.addDevice("phone")
-            try await store.setPreferences { $0.quietHours = QuietHours(start: "22:00", end: "07:00", timeZone: "UTC") }
-            try await store.publishPushed(["n1"])
-            let rows = try await store.deliveries(notificationID: "n1")
-            #expect(try await store.deliverySummary("n1") == [Summary(token: "phone", status: .deferred)])
-            #expect(rows.first?.nextAttemptAt == Date(timeIntervalSince1970: 1_700_031_600), "07:00 the next morning")
         }
     }
 

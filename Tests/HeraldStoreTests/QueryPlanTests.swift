@@ -89,16 +89,17 @@ struct QueryPlanTests {
                         id: claim.id, claimToken: claim.claimToken, outcome: .sent(providerMessageID: nil), now: at(101)
                     ))
             }
-            let users = SQLiteStore.jsonArray(["u1", "u2", "u3"])
+            let users = DeliveryStatements.jsonArray(["u1", "u2", "u3"])
             for _ in 0..<2 {
                 expectSearch(
-                    try store.queryPlan(SQLiteStore.dueDeliveriesQuery(now: at(200), limit: 100)),
+                    try store.queryPlan(
+                        DeliveryStatements.dueDeliveriesQuery(now: at(200), limit: 100, SQLiteConnection.self)),
                     using: "deliveries_due", covering: true)
-                let devices = try store.queryPlan(SQLiteStore.activeDevicesQuery(users))
+                let devices = try store.queryPlan(OutboxStatements.activeDevicesQuery(users, SQLiteConnection.self))
                 #expect(
                     devices.contains { $0.contains("SEARCH devices USING INDEX devices_user (user_id=?)") },
                     "\(devices)")
-                let preferences = try store.queryPlan(SQLiteStore.preferencesQuery(users))
+                let preferences = try store.queryPlan(OutboxStatements.preferencesQuery(users, SQLiteConnection.self))
                 #expect(
                     preferences.contains {
                         $0.hasPrefix("SEARCH preferences USING INDEX sqlite_autoindex_preferences_1")
@@ -113,7 +114,7 @@ struct QueryPlanTests {
     func otherPlans() async throws {
         try await populatedStore { (store) async throws in
             expectSearch(
-                try store.queryPlan(SQLiteStore.streamEventsQuery(userID: "u7", afterSeq: 10, limit: 100)),
+                try store.queryPlan(InboxStatements.streamEventsQuery(userID: "u7", afterSeq: 10, limit: 100)),
                 using: "stream_events_user")
             expectSearch(
                 try store.queryPlan(SQLiteStore.markAllSeenUpdate(userID: "u7", at: t0)), using: "notifications_unseen")

@@ -50,7 +50,7 @@ extension PublishOutcome {
 /// Publishes one notification per id to `user`, oldest first.
 @discardableResult
 func publish(
-    _ store: SQLiteStore, ids: [String], user: String = "u1", type: String = "order.shipped",
+    _ store: some HeraldStore, ids: [String], user: String = "u1", type: String = "order.shipped",
     category: String? = "orders"
 ) async throws -> PublishOutcome {
     try await store.publish(
@@ -69,7 +69,7 @@ struct InboxPageRecord: Equatable {
     var counts: Counts
 }
 
-extension SQLiteStore {
+extension HeraldStore {
     /// ``renderedInboxPage(userID:category:beforeSeq:limit:)`` with each row's list JSON
     /// completed and decoded.
     func inboxPage(userID: String, category: String?, beforeSeq: Int64?, limit: Int) async throws -> InboxPageRecord {
@@ -81,5 +81,13 @@ extension SQLiteStore {
             return try decoder.decode(InboxNotification.self, from: Data(json.utf8))
         }
         return InboxPageRecord(items: items, lastSeq: page.lastSeq, hasMore: page.hasMore, counts: page.counts)
+    }
+}
+
+extension JSONDecoder {
+    static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }

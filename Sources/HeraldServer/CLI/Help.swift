@@ -30,7 +30,8 @@ enum Help {
         Options (environment twin in brackets):
           --host HOST                 Address to listen on [HERALD_HOST] (default 127.0.0.1)
           --port PORT                 Port, 0 picks a free one [HERALD_PORT] (default 8080)
-          --database URL              sqlite:./herald.db, sqlite:///abs/path.db or sqlite::memory:
+          --database URL              sqlite:./herald.db, sqlite:///abs/path.db, sqlite::memory: or
+                                      postgres://user[:password]@host:port/db (shared by several servers)
                                       [HERALD_DATABASE_URL] (default sqlite:./herald.db)
           --user-token-secret SECRET  HS256 secret for user tokens [HERALD_USER_TOKEN_SECRET]
                                       (generated and kept in the database when unset)

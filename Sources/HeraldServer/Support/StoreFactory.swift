@@ -1,19 +1,13 @@
 import Foundation
 import HeraldStore
 
-/// Opens the store a database URL names.
+/// Opens the store a database URL names: `postgres://` or `postgresql://` is the shared
+/// PostgreSQL store, anything else SQLite.
 public enum StoreFactory {
+    /// Connects and migrates. A PostgreSQL connection and its migrations block the calling
+    /// thread; this runs once, at start-up, before anything else is served.
     public static func open(url: String) throws -> any HeraldStore {
-        guard !PostgresStore.isPostgresURL(url) else { throw IncompleteStore() }
+        if PostgresStore.isPostgresURL(url) { return try PostgresStore.open(url: url) }
         return try SQLiteStore.open(url: url)
-    }
-
-    /// Why a `postgres://` URL cannot be served yet (issue 6): the PostgreSQL store holds the
-    /// schema but not yet every operation a server needs.
-    struct IncompleteStore: Error, CustomStringConvertible {
-        var description: String {
-            "the PostgreSQL store cannot serve yet: it does not implement \(PostgresStore.missingOperations); "
-                + "`herald migrate --database postgres://...` applies the schema, serve with a sqlite: URL"
-        }
     }
 }

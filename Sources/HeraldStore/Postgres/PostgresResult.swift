@@ -107,3 +107,16 @@ struct PostgresRow {
         return value
     }
 }
+
+extension PostgresRow {
+    /// A TEXT column holding a flat JSON object of strings (the `data` column).
+    func stringMap(_ column: Int) throws(StoreError) -> [String: String] {
+        try StoreJSON.decodeData(text(column), sql: sql)
+    }
+
+    /// A nullable TEXT column holding a raw-value enum.
+    func optionalEnumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
+    where T.RawValue == String {
+        isNull(column) ? nil : try enumValue(type, column)
+    }
+}

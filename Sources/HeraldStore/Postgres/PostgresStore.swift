@@ -3,10 +3,11 @@ import HeraldModel
 
 /// The shared store: one PostgreSQL database that several `herald` processes can use at once.
 ///
-/// This first version holds ONE connection, used from its own serial queue (see
-/// ``PostgresConnectionQueue``), so a process runs one statement at a time and no libpq call
-/// ever blocks a cooperative thread. Operations it does not implement yet throw
-/// ``StoreError/Code/unsupported`` (see `PostgresStore+Unsupported.swift`).
+/// It holds ONE connection, used from its own serial queue (see ``PostgresConnectionQueue``),
+/// so a process runs one statement at a time and no libpq call ever blocks a cooperative
+/// thread. The inbox, outbox, delivery and broadcast statements are the ones SQLite runs
+/// (``InboxStatements`` and its neighbours); what differs is locking, since other processes
+/// write at once: read-modify-writes lock their rows, claims skip rows another claimer holds.
 public final class PostgresStore: HeraldStore {
     private let connection: PostgresConnectionQueue
     /// The migration versions applied when this store opened (empty when the schema was already current).

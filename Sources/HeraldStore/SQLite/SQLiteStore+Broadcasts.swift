@@ -1,177 +1,36 @@
 import Foundation
 import HeraldModel
 
-/// Broadcasts: stored with their listed audience in the request, fanned out later by a runner
-/// one chunk per write transaction, through the same writes as a publish.
+/// Broadcasts, through the statements both stores share (``BroadcastStatements``).
 extension SQLiteStore {
-    private static let broadcastColumns: SQL = """
-        id, api_key_id, audience, status, total, processed, failure_reason, created_at, started_at, completed_at
-        """
-
-    private static func broadcastRecord(_ row: SQLiteRow) throws(StoreError) -> BroadcastRecord {
-        BroadcastRecord(
-            id: row.text(0), apiKeyID: row.text(1), audience: try row.enumValue(BroadcastAudienceKind.self, 2),
-            status: try row.enumValue(BroadcastStatus.self, 3), total: row.optionalInt64(4).map(Int.init),
-            processed: row.int(5), failureReason: row.optionalText(6), createdAt: row.date(7),
-            startedAt: row.optionalDate(8), completedAt: row.optionalDate(9))
-    }
-
-    private static func storedBroadcast(_ db: SQLiteConnection, id: String) throws -> BroadcastRecord? {
-        try db.queryOne("SELECT \(broadcastColumns) FROM broadcasts WHERE id = \(id)", broadcastRecord)
-    }
-
-    /// A broadcast's `Idempotency-Key` shares the publish table under its own prefix. A key is
-    /// visible ASCII without spaces, so a publish key can never take the same slot.
-    static func broadcastIdempotencyKey(_ key: String) -> String { "broadcast " + key }
-
     public func createBroadcast(_ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?) async throws
         -> BroadcastCreation
     {
-        let template = try StoreJSON.encode(broadcast.template)
-        let audience: BroadcastAudienceKind = broadcast.userIDs == nil ? .all : .users
-        return try write { db in
-            let idempotencyKey = claim.map { Self.broadcastIdempotencyKey($0.key) }
-            if let claim, let idempotencyKey {
-                let stored = try db.queryOne(
-                    """
-                    SELECT request_hash, response, created_at FROM idempotency_keys
-                    WHERE api_key_id = \(claim.apiKeyID) AND idem_key = \(idempotencyKey)
-                    """
-                ) { row in (hash: row.text(0), broadcastID: row.text(1), createdAt: row.date(2)) }
-                if let stored, stored.createdAt >= claim.notBefore {
-                    guard stored.hash == claim.requestHash else { return .conflict }
-                    guard let first = try Self.storedBroadcast(db, id: stored.broadcastID) else {
-                        throw StoreError(code: .invalidStoredValue, message: "idempotency key names no broadcast")
-                    }
-                    return .replayed(first)
-                }
-            }
-
-            var total: Int?
-            if let userIDs = broadcast.userIDs {
-                var distinct = 0
-                for userID in userIDs {
-                    try db.execute(
-                        """
-                        INSERT INTO broadcast_users (broadcast_id, user_id) VALUES (\(broadcast.id), \(userID))
-                        ON CONFLICT (broadcast_id, user_id) DO NOTHING
-                        """)
-                    distinct += db.changes
-                }
-                total = distinct
-            }
-            try db.execute(
-                """
-                INSERT INTO broadcasts (id, api_key_id, audience, template, status, total, processed, after_user_id,
-                                        created_at, updated_at)
-                VALUES (\(broadcast.id), \(broadcast.apiKeyID), \(audience.rawValue), \(template),
-                        \(BroadcastStatus.queued.rawValue), \(total), 0, '', \(broadcast.createdAt),
-                        \(broadcast.createdAt))
-                """)
-            if let claim, let idempotencyKey {
-                // The response of a broadcast's claim is its id.
-                try db.execute(
-                    """
-                    INSERT INTO idempotency_keys (api_key_id, idem_key, request_hash, response, created_at)
-                    VALUES (\(claim.apiKeyID), \(idempotencyKey), \(claim.requestHash), \(broadcast.id),
-                            \(broadcast.createdAt))
-                    ON CONFLICT (api_key_id, idem_key) DO UPDATE SET
-                        request_hash = excluded.request_hash,
-                        response = excluded.response,
-                        created_at = excluded.created_at
-                    """)
-            }
-            guard let created = try Self.storedBroadcast(db, id: broadcast.id) else {
-                throw StoreError(code: .invalidStoredValue, message: "broadcast insert left no row")
-            }
-            return .created(created)
-        }
+        try write { db in try BroadcastStatements.create(broadcast, idempotency: claim, db) }
     }
 
     public func broadcast(id: String) async throws -> BroadcastRecord? {
-        try read { db in try Self.storedBroadcast(db, id: id) }
+        try read { db in try BroadcastStatements.storedBroadcast(db, id: id) }
     }
 
     public func broadcasts(beforeSeq: Int64?, limit: Int) async throws -> BroadcastPage {
         let limit = min(max(1, limit), 1_000)
-        return try read { db in
-            var rows = try db.query(
-                """
-                SELECT \(Self.broadcastColumns), seq FROM broadcasts WHERE seq < \(beforeSeq ?? Int64.max)
-                ORDER BY seq DESC LIMIT \(limit + 1)
-                """
-            ) { row throws(StoreError) in (record: try Self.broadcastRecord(row), seq: row.int64(10)) }
-            let hasMore = rows.count > limit
-            if hasMore { rows.removeLast(rows.count - limit) }
-            return BroadcastPage(items: rows.map(\.record), lastSeq: rows.last?.seq, hasMore: hasMore)
-        }
+        return try read { db in try BroadcastStatements.page(beforeSeq: beforeSeq, limit: limit, db) }
     }
 
     public func claimBroadcast(now: Date, lease: TimeInterval) async throws -> ClaimedBroadcast? {
         let claimToken = UUID().uuidString.lowercased()
         let leaseExpiry = StoreTime.date(StoreTime.milliseconds(now.addingTimeInterval(lease)))
-        let claimed = try write { db -> (id: String, needsTotal: Bool)? in
-            let candidate = try db.queryOne(Self.claimableBroadcastQuery(now: now)) { row in
-                (id: row.text(0), needsTotal: row.isNull(1))
-            }
-            guard let candidate else { return nil }
-            try db.execute(
-                """
-                UPDATE broadcasts SET status = \(BroadcastStatus.running.rawValue), claim_token = \(claimToken),
-                    lease_expires_at = \(leaseExpiry), started_at = COALESCE(started_at, \(now)), updated_at = \(now)
-                WHERE id = \(candidate.id)
-                """)
-            return candidate
+        let claimed = try write { db in
+            try BroadcastStatements.claim(now: now, claimToken: claimToken, leaseExpiry: leaseExpiry, db)
         }
         guard let claimed else { return nil }
         if claimed.needsTotal {
             // Counted on a reader, so the writer is not held while every user is read.
-            let known = try read { db in try db.queryOne(Self.knownUsersCountQuery) { row in row.int(0) } ?? 0 }
-            try write { db in
-                try db.execute(
-                    """
-                    UPDATE broadcasts SET total = \(known)
-                    WHERE id = \(claimed.id) AND claim_token = \(claimToken) AND total IS NULL
-                    """)
-            }
+            let known = try read { db in try BroadcastStatements.knownUsersCount(db) }
+            try write { db in try BroadcastStatements.setTotal(known, id: claimed.id, claimToken: claimToken, db) }
         }
         return ClaimedBroadcast(id: claimed.id, claimToken: claimToken, leaseExpiresAt: leaseExpiry)
-    }
-
-    /// The oldest unfinished broadcast no live runner holds: `id`, `total`. Served by
-    /// `broadcasts_unfinished` (its predicate is spelled the same way).
-    static func claimableBroadcastQuery(now: Date) -> SQL {
-        """
-        SELECT id, total FROM broadcasts
-        WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at <= \(now))
-        ORDER BY seq LIMIT 1
-        """
-    }
-
-    /// Every user id Herald knows, after `after`, in user id order: a merge of three ordered
-    /// index scans (`devices_user` and the primary keys of `preferences` and `user_counters`)
-    /// that stops after `limit` ids. PostgreSQL needs `COLLATE "C"` for the same order.
-    static func knownUsersQuery(after: String, limit: Int) -> SQL {
-        """
-        SELECT user_id FROM devices WHERE user_id > \(after)
-        UNION SELECT user_id FROM preferences WHERE user_id > \(after)
-        UNION SELECT user_id FROM user_counters WHERE user_id > \(after)
-        ORDER BY user_id LIMIT \(limit)
-        """
-    }
-
-    static let knownUsersCountQuery: SQL = """
-        SELECT COUNT(*) FROM (
-            SELECT user_id FROM devices UNION SELECT user_id FROM preferences UNION SELECT user_id FROM user_counters
-        ) AS known
-        """
-
-    /// The listed users of `broadcastID` after `after`, in user id order (the primary key).
-    static func listedUsersQuery(broadcastID: String, after: String, limit: Int) -> SQL {
-        """
-        SELECT user_id FROM broadcast_users WHERE broadcast_id = \(broadcastID) AND user_id > \(after)
-        ORDER BY user_id LIMIT \(limit)
-        """
     }
 
     public func fanOutBroadcastChunk(
@@ -179,87 +38,20 @@ extension SQLiteStore {
     ) async throws -> BroadcastChunk? {
         precondition(limit > 0, "a broadcast chunk must reach at least one user")
         let leaseExpiry = StoreTime.date(StoreTime.milliseconds(now.addingTimeInterval(lease)))
-        return try write { db -> BroadcastChunk? in
-            let held = try db.queryOne(
-                """
-                SELECT audience, template, after_user_id FROM broadcasts
-                WHERE id = \(id) AND claim_token = \(claimToken) AND status = \(BroadcastStatus.running.rawValue)
-                """
-            ) { row throws(StoreError) in
-                (
-                    audience: try row.enumValue(BroadcastAudienceKind.self, 0),
-                    template: try row.json(BroadcastTemplate.self, 1), after: row.text(2)
-                )
-            }
-            guard let held else { return nil }
-            let users =
-                switch held.audience {
-                case .all: try db.query(Self.knownUsersQuery(after: held.after, limit: limit)) { row in row.text(0) }
-                case .users:
-                    try db.query(Self.listedUsersQuery(broadcastID: id, after: held.after, limit: limit)) { row in
-                        row.text(0)
-                    }
-                }
-            let template = held.template
-            let category = catalog.category(forType: template.type)
-            let hidden = catalog.isHidden(type: template.type)
-            let notifications = users.map { userID in
-                NewNotification(
-                    id: UUID().uuidString.lowercased(), userID: userID, type: template.type, category: category,
-                    hidden: hidden, title: template.title, body: template.body, data: template.data,
-                    deepLink: template.deepLink, detail: template.detail, push: template.push, createdAt: now)
-            }
-            let (events, counts) = try Self.writeNotifications(notifications, catalog: catalog, db)
-
-            let reached = users.count
-            let cursor = users.last ?? held.after
-            if reached < limit {
-                // The audience is exhausted. For `all`, the total becomes the users reached.
-                try db.execute(
-                    """
-                    UPDATE broadcasts SET after_user_id = \(cursor), processed = processed + \(reached),
-                        total = CASE WHEN audience = \(BroadcastAudienceKind.all.rawValue)
-                                     THEN processed + \(reached) ELSE total END,
-                        status = \(BroadcastStatus.completed.rawValue), completed_at = \(now), claim_token = NULL,
-                        lease_expires_at = NULL, updated_at = \(now)
-                    WHERE id = \(id)
-                    """)
-            } else {
-                try db.execute(
-                    """
-                    UPDATE broadcasts SET after_user_id = \(cursor), processed = processed + \(reached),
-                        lease_expires_at = \(leaseExpiry), updated_at = \(now)
-                    WHERE id = \(id)
-                    """)
-            }
-            guard let broadcast = try Self.storedBroadcast(db, id: id) else {
-                throw StoreError(code: .invalidStoredValue, message: "broadcast \(id) vanished mid-chunk")
-            }
-            let pushes = template.push?.send == true && !hidden && !users.isEmpty
-            return BroadcastChunk(events: events, counts: counts, wroteDeliveries: pushes, broadcast: broadcast)
+        return try write { db in
+            try BroadcastStatements.fanOutChunk(
+                id: id, claimToken: claimToken, limit: limit, catalog: catalog, now: now, leaseExpiry: leaseExpiry,
+                db)
         }
     }
 
     public func releaseBroadcast(id: String, claimToken: String, now: Date) async throws -> Bool {
-        try write { db in
-            try db.execute(
-                """
-                UPDATE broadcasts SET claim_token = NULL, lease_expires_at = \(now), updated_at = \(now)
-                WHERE id = \(id) AND claim_token = \(claimToken) AND status = \(BroadcastStatus.running.rawValue)
-                """)
-            return db.changes > 0
-        }
+        try write { db in try BroadcastStatements.release(id: id, claimToken: claimToken, now: now, db) }
     }
 
     public func failBroadcast(id: String, claimToken: String, reason: String, now: Date) async throws -> Bool {
         try write { db in
-            try db.execute(
-                """
-                UPDATE broadcasts SET status = \(BroadcastStatus.failed.rawValue), failure_reason = \(reason),
-                    completed_at = \(now), claim_token = NULL, lease_expires_at = NULL, updated_at = \(now)
-                WHERE id = \(id) AND claim_token = \(claimToken)
-                """)
-            return db.changes > 0
+            try BroadcastStatements.fail(id: id, claimToken: claimToken, reason: reason, now: now, db)
         }
     }
 }

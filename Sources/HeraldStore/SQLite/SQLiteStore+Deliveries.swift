@@ -2,45 +2,12 @@ import Foundation
 import HeraldModel
 
 /// The delivery outbox as publishers and workers see it: per-device status and outcomes
-/// (claims are in `SQLiteStore+DeliveryClaims.swift`).
+/// (claims are in `SQLiteStore+DeliveryClaims.swift`), through ``DeliveryStatements``.
 extension SQLiteStore {
     // MARK: Publisher reads
 
     public func deliveries(notificationID: String) async throws -> [DeliveryRecord] {
-        try read { db in
-            try db.query(
-                """
-                SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
-                       attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at,
-                       provider_ticket_id
-                FROM deliveries WHERE notification_id = \(notificationID)
-                ORDER BY created_at, provider, platform, device_token
-                """
-            ) { row throws(StoreError) in
-                DeliveryRecord(
-                    id: row.text(0), notificationID: row.text(1), userID: row.text(2),
-                    deviceToken: row.optionalText(3),
-                    provider: try row.optionalEnumValue(PushProvider.self, 4),
-                    platform: try row.optionalEnumValue(DevicePlatform.self, 5),
-                    environment: try row.optionalEnumValue(PushEnvironment.self, 6),
-                    status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
-                    attempts: row.int(9), nextAttemptAt: row.optionalDate(10), expiresAt: row.optionalDate(11),
-                    providerMessageID: row.optionalText(12), createdAt: row.date(13), updatedAt: row.date(14),
-                    providerTicketID: row.optionalText(15))
-            }
-        }
-    }
-
-    /// `strings` as a JSON array, bound as one parameter and read back with `json_each`.
-    static func jsonArray(_ strings: [String]) -> String {
-        JSONWriter.text { writer in
-            writer.raw("[")
-            for (index, text) in strings.enumerated() {
-                if index > 0 { writer.raw(",") }
-                writer.string(text)
-            }
-            writer.raw("]")
-        }
+        try read { db in try OutboxStatements.deliveries(notificationID: notificationID, db) }
     }
 
     // MARK: Outcomes
@@ -54,61 +21,8 @@ extension SQLiteStore {
 
     public func completeDeliveries(_ completions: [DeliveryCompletion], now: Date) async throws -> [Bool] {
         guard !completions.isEmpty else { return [] }
-        return try write { db in try completions.map { completion in try Self.complete(completion, now: now, db) } }
-    }
-
-    /// Records one outcome inside the caller's transaction; see ``completeDelivery(id:claimToken:outcome:now:)``.
-    private static func complete(_ completion: DeliveryCompletion, now: Date, _ db: SQLiteConnection) throws -> Bool {
-        let claimed: SQL = """
-            id = \(completion.id) AND claim_token = \(completion.claimToken)
-            AND status = \(DeliveryStatus.sending.rawValue)
-            """
-        let update: SQL
-        switch completion.outcome {
-        case .sent(let providerMessageID):
-            update = """
-                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_message_id = \(providerMessageID),
-                next_attempt_at = NULL
-                """
-        case .ticketed(let ticketID, let receiptDueAt):
-            update = """
-                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_ticket_id = \(ticketID),
-                receipt_due_at = \(receiptDueAt), next_attempt_at = NULL
-                """
-        case .retry(let retryAt, let reason):
-            // A retry that would fall at or after the TTL expiry expires now.
-            update = """
-                status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
-                              THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
-                next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
-                                       THEN NULL ELSE \(retryAt) END,
-                reason = \(reason)
-                """
-        case .failed(let reason), .pruned(let reason):
-            update = "status = \(DeliveryStatus.failed.rawValue), reason = \(reason), next_attempt_at = NULL"
-        case .expired:
-            update = """
-                status = \(DeliveryStatus.expired.rawValue), reason = \(DeliveryExpiryReason.ttl),
-                next_attempt_at = NULL
-                """
+        return try write { db in
+            try completions.map { completion in try DeliveryStatements.complete(completion, now: now, db) }
         }
-        let prunes = if case .pruned = completion.outcome { true } else { false }
-        // A claimed row's `updated_at` is its claim time: a device registered again (or moved)
-        // after it is not the one the provider called dead.
-        let claimedAt =
-            try prunes ? db.queryOne("SELECT updated_at FROM deliveries WHERE \(claimed)") { $0.int64(0) } : nil
-        let token = try db.queryOne(
-            """
-            UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
-            WHERE \(claimed) RETURNING device_token
-            """
-        ) { row in row.optionalText(0) }
-        guard let token else { return false }
-        if prunes, let token, let claimedAt {
-            try db.execute(
-                "UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
-            )
-        }
-        return true
     }
 }

@@ -197,10 +197,10 @@ public final class SQLiteStore: HeraldStore {
 
     /// Preferences read from `global_enabled, os_permission_granted, categories, disabled_types,
     /// quiet_hours`, starting at column `first`.
-    static func preferences(_ row: SQLiteRow, from first: Int) throws(StoreError) -> Preferences {
+    static func preferences(_ row: some StoreRow, from first: Int) throws(StoreError) -> Preferences {
         Preferences(
-            globalEnabled: row.bool(first),
-            osPermissionGranted: row.optionalBool(first + 1),
+            globalEnabled: try row.bool(first),
+            osPermissionGranted: try row.optionalBool(first + 1),
             categories: try row.json([String: Bool].self, first + 2),
             disabledTypes: try row.json([String].self, first + 3),
             quietHours: try row.optionalJSON(QuietHours.self, first + 4))

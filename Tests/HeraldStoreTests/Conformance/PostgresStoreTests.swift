@@ -4,8 +4,7 @@ import Testing
 
 @testable import HeraldStore
 
-/// What only the PostgreSQL store has: libpq errors, the migration lock, reconnecting, the
-/// operations it refuses for now.
+/// What only the PostgreSQL store has: libpq errors, the migration lock, reconnecting.
 @Suite(
     "PostgreSQL store", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
 struct PostgresStoreTests {
@@ -127,20 +126,6 @@ struct PostgresStoreTests {
                 try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
             }
             #expect(newPID != pid)
-        }
-    }
-
-    @Test("operations not implemented yet throw unsupported, naming the operation")
-    func unsupportedOperations() async throws {
-        try await PostgresTestDatabase.withStore { store in
-            let error = try await #require(throws: StoreError.self) {
-                try await store.counts(userID: "u1")
-            }
-            #expect(error.code == .unsupported)
-            #expect(error.message.contains("counts"))
-            await #expect(throws: StoreError.self) {
-                try await store.publish([], catalog: .standard, idempotency: nil)
-            }
         }
     }
 }

@@ -4,11 +4,26 @@ import Testing
 
 @testable import HeraldStore
 
-@Suite("Expo tickets and receipts")
-struct ReceiptTests {
+/// Expo tickets and receipts: behaviour every store must have, checked the same way against each store
+/// (see ``ConformanceCheck``). Each check gets a fresh store.
+enum ReceiptConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case ticketStored =
+        "an ok ticket is stored in provider_ticket_id and the row is sent; its receipt is claimed once due"
+    case claimLease =
+        "a receipt claim holds a lease: a second poller gets nothing until it runs out, then the same ticket"
+    case recordReceipts =
+        "receipts: DeviceNotRegistered prunes the device, another error fails, ok ends the wait, not ready waits"
+    case receiptPruneSparesReregisteredDevice =
+        "a DeviceNotRegistered receipt leaves a device registered again after the send active"
+    case receiptResend = "a resend receipt queues the delivery again, without its ticket, and the next claim sends it"
+    case claimLimitAndOrder = "a receipt claim takes at most `limit` tickets, oldest due first"
+
+    var testDescription: String { rawValue }
+
     /// Registers Expo devices `tokens` for `u1`, publishes one pushed notification and claims its
     /// deliveries at `at(10)`; answers the claims by device token.
-    static func claimedExpoDeliveries(_ store: SQLiteStore, tokens: [String]) async throws -> [String: ClaimedDelivery]
+    static func claimedExpoDeliveries(_ store: some HeraldStore, tokens: [String]) async throws -> [String:
+        ClaimedDelivery]
     {
         for token in tokens {
             _ = try await store.upsertDevice(
@@ -20,7 +35,7 @@ struct ReceiptTests {
     }
 
     /// Records an ok ticket `ticket-<token>` for each claim, receipts due at `at(100)`.
-    static func ticket(_ store: SQLiteStore, _ claims: [String: ClaimedDelivery]) async throws {
+    static func ticket(_ store: some HeraldStore, _ claims: [String: ClaimedDelivery]) async throws {
         for (token, claim) in claims {
             let outcome = DeliveryOutcome.ticketed(ticketID: "ticket-\(token)", receiptDueAt: at(100))
             #expect(
@@ -29,9 +44,9 @@ struct ReceiptTests {
         }
     }
 
-    @Test("an ok ticket is stored in provider_ticket_id and the row is sent; its receipt is claimed once due")
-    func ticketStored() async throws {
-        try await withStore { (store) async throws in
+    func run(on store: some MigratedStore) async throws {
+        switch self {
+        case .ticketStored:
             let claims = try await Self.claimedExpoDeliveries(store, tokens: ["ExponentPushToken[a]"])
             try await Self.ticket(store, claims)
             let record = try #require(try await store.deliveries(notificationID: "n1").first)
@@ -41,12 +56,7 @@ struct ReceiptTests {
             let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
             #expect(due.map(\.ticketID) == ["ticket-ExponentPushToken[a]"] && due.first?.deliveryID == record.id)
             #expect(due.first?.sentAt == at(11))
-        }
-    }
-
-    @Test("a receipt claim holds a lease: a second poller gets nothing until it runs out, then the same ticket")
-    func claimLease() async throws {
-        try await withStore { (store) async throws in
+        case .claimLease:
             let claims = try await Self.claimedExpoDeliveries(
                 store, tokens: ["ExponentPushToken[a]", "ExponentPushToken[b]"])
             try await Self.ticket(store, claims)
@@ -61,12 +71,7 @@ struct ReceiptTests {
             #expect(
                 try await store.recordReceipts([ReceiptOutcome(first[0], .failed(reason: "late"))], now: at(131)) == 0)
             #expect(try await store.deliveries(notificationID: "n1").allSatisfy { $0.status == .sent })
-        }
-    }
-
-    @Test("receipts: DeviceNotRegistered prunes the device, another error fails, ok ends the wait, not ready waits")
-    func recordReceipts() async throws {
-        try await withStore { (store) async throws in
+        case .recordReceipts:
             let tokens = (1...4).map { "ExponentPushToken[d\($0)]" }
             let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
             try await Self.ticket(store, claims)
@@ -95,12 +100,7 @@ struct ReceiptTests {
                 try await store.claimDueReceipts(limit: 10, now: at(500), lease: 30).map(\.ticketID) == [
                     "ticket-\(tokens[3])"
                 ])
-        }
-    }
-
-    @Test("a DeviceNotRegistered receipt leaves a device registered again after the send active")
-    func receiptPruneSparesReregisteredDevice() async throws {
-        try await withStore { (store) async throws in
+        case .receiptPruneSparesReregisteredDevice:
             let tokens = ["ExponentPushToken[kept]", "ExponentPushToken[dead]"]
             let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
             try await Self.ticket(store, claims)
@@ -116,12 +116,7 @@ struct ReceiptTests {
             #expect(
                 active == [tokens[0]: true, tokens[1]: false], "only the device untouched since the send is pruned")
             #expect(try await store.deliveries(notificationID: "n1").allSatisfy { $0.status == .failed })
-        }
-    }
-
-    @Test("a resend receipt queues the delivery again, without its ticket, and the next claim sends it")
-    func receiptResend() async throws {
-        try await withStore { (store) async throws in
+        case .receiptResend:
             let claims = try await Self.claimedExpoDeliveries(store, tokens: ["ExponentPushToken[r]"])
             try await Self.ticket(store, claims)
             let due = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
@@ -135,12 +130,7 @@ struct ReceiptTests {
             #expect(try await store.claimDueDeliveries(limit: 10, now: at(199), lease: 30).isEmpty)
             let again = try await store.claimDueDeliveries(limit: 10, now: at(200), lease: 30)
             #expect(again.map(\.id) == [record.id] && again.first?.attempts == 2)
-        }
-    }
-
-    @Test("a receipt claim takes at most `limit` tickets, oldest due first")
-    func claimLimitAndOrder() async throws {
-        try await withStore { (store) async throws in
+        case .claimLimitAndOrder:
             let tokens = (1...3).map { "ExponentPushToken[o\($0)]" }
             let claims = try await Self.claimedExpoDeliveries(store, tokens: tokens)
             for (offset, token) in tokens.enumerated() {
@@ -152,5 +142,23 @@ struct ReceiptTests {
             #expect(
                 try await store.claimDueReceipts(limit: 2, now: at(400), lease: 30).map(\.ticketID) == ["t2", "t1"])
         }
+    }
+}
+
+@Suite("Expo tickets and receipts conformance: SQLite")
+struct SQLiteReceiptConformanceTests {
+    @Test("SQLite store", arguments: ReceiptConformanceCheck.allCases)
+    func conforms(_ check: ReceiptConformanceCheck) async throws {
+        try await withStore { (store) async throws in try await check.run(on: store) }
+    }
+}
+
+@Suite(
+    "Expo tickets and receipts conformance: PostgreSQL",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresReceiptConformanceTests {
+    @Test("PostgreSQL store", arguments: ReceiptConformanceCheck.allCases)
+    func conforms(_ check: ReceiptConformanceCheck) async throws {
+        try await PostgresTestDatabase.withStore { store in try await check.run(on: store) }
     }
 }

@@ -4,11 +4,20 @@ import Testing
 
 @testable import HeraldStore
 
-@Suite("Stream events")
-struct StreamEventTests {
-    @Test("events come back oldest first and resume after a seq")
-    func orderAndResume() async throws {
-        try await withStore { (store) async throws in
+/// Stream events: behaviour every store must have, checked the same way against each store
+/// (see ``ConformanceCheck``). Each check gets a fresh store.
+enum StreamEventConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case orderAndResume = "events come back oldest first and resume after a seq"
+    case latestWithoutEvents = "the latest seq is 0 without events"
+    case updatedPayload =
+        "the updated payload names id, readAt, seenAt and deleted, with ISO 8601 times and explicit nulls"
+    case prune = "prune removes only older events, and seqs never go back after a prune"
+
+    var testDescription: String { rawValue }
+
+    func run(on store: some MigratedStore) async throws {
+        switch self {
+        case .orderAndResume:
             try await publish(store, ids: ["n1", "n2", "n3"])
             try await publish(store, ids: ["other"], user: "u2")
             _ = try await store.markRead(userID: "u1", id: "n1", at: at(10))
@@ -27,20 +36,10 @@ struct StreamEventTests {
             let limited = try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 2)
             #expect(limited == Array(all.prefix(2)))
             #expect(try await store.streamEvents(userID: "u1", afterSeq: all.last!.seq, limit: 10).isEmpty)
-        }
-    }
-
-    @Test("the latest seq is 0 without events")
-    func latestWithoutEvents() async throws {
-        try await withStore { (store) async throws in
+        case .latestWithoutEvents:
             #expect(try await store.latestStreamSeq(userID: "u1") == 0)
             #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).isEmpty)
-        }
-    }
-
-    @Test("the updated payload names id, readAt, seenAt and deleted, with ISO 8601 times and explicit nulls")
-    func updatedPayload() async throws {
-        try await withStore { (store) async throws in
+        case .updatedPayload:
             try await publish(store, ids: ["n1", "n2"])
             let read = try #require(try await store.markRead(userID: "u1", id: "n1", at: at(10)))
             let readEvent = try #require(read.event)
@@ -54,12 +53,7 @@ struct StreamEventTests {
             let deleted = try #require(try await store.delete(userID: "u1", id: "n2", at: at(20)))
             let payload = try #require(deleted.event).payload
             #expect(payload == #"{"deleted":true,"id":"n2","readAt":null,"seenAt":null}"#)
-        }
-    }
-
-    @Test("prune removes only older events, and seqs never go back after a prune")
-    func prune() async throws {
-        try await withStore { (store) async throws in
+        case .prune:
             _ = try await store.publish(
                 [
                     note("n1", createdAt: at(0)), note("n2", createdAt: at(100)),
@@ -76,5 +70,23 @@ struct StreamEventTests {
             let next = try await publish(store, ids: ["n4"], user: "u2")
             #expect(try #require(next.createdEvents?.first).seq > latest)
         }
+    }
+}
+
+@Suite("Stream events conformance: SQLite")
+struct SQLiteStreamEventConformanceTests {
+    @Test("SQLite store", arguments: StreamEventConformanceCheck.allCases)
+    func conforms(_ check: StreamEventConformanceCheck) async throws {
+        try await withStore { (store) async throws in try await check.run(on: store) }
+    }
+}
+
+@Suite(
+    "Stream events conformance: PostgreSQL",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresStreamEventConformanceTests {
+    @Test("PostgreSQL store", arguments: StreamEventConformanceCheck.allCases)
+    func conforms(_ check: StreamEventConformanceCheck) async throws {
+        try await PostgresTestDatabase.withStore { store in try await check.run(on: store) }
     }
 }

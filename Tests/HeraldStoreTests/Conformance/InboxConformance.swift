@@ -4,11 +4,34 @@ import Testing
 
 @testable import HeraldStore
 
-@Suite("Inbox")
-struct InboxTests {
-    @Test("inbox pages newest first; the cursor is exclusive and hasMore is exact")
-    func paging() async throws {
-        try await withStore { (store) async throws in
+/// Inbox: behaviour every store must have, checked the same way against each store
+/// (see ``ConformanceCheck``). Each check gets a fresh store.
+enum InboxConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case paging = "inbox pages newest first; the cursor is exclusive and hasMore is exact"
+    case emptyInbox = "an empty inbox has no items, no cursor and zero counts"
+    case categoryFilter =
+        "INBOX-10 the category filter pages within the category; uncategorised rows appear under All only"
+    case perUser = "pages hold only the user's own rows"
+    case adminRowsHidden = "INBOX-11 admin rows are never listed, counted, streamed or readable"
+    case deletedExcluded = "deleted rows leave pages and counts"
+    case detailNotFound = "DETAIL-02 a bad id, another user's, a deleted or an admin notification all read as nil"
+    case detailReturned = "the detail call returns the rich detail; list items carry none"
+    case countsFollowChanges = "counts follow publish, read, seen and delete"
+    case idempotentRead =
+        "read is idempotent: the first readAt stays, a second read appends no event; reading marks seen"
+    case readKeepsSeen = "reading an already seen row keeps its seenAt"
+    case markAllSeen = "INBOX-08 mark all seen clears the badge count and keeps every unread dot"
+    case idempotentDelete = "delete is soft and idempotent: a second delete answers with no event"
+    case foreignRows = "read and delete of another user's or a missing row find nothing and change nothing"
+    case limitClamp = "a limit below one still returns one row"
+    case renderedMatchesColumns =
+        "each row's stored list JSON, completed with its current read and seen times, is the row as the detail read sees it"
+
+    var testDescription: String { rawValue }
+
+    func run(on store: some MigratedStore) async throws {
+        switch self {
+        case .paging:
             let ids = (1...25).map { "n\($0)" }
             try await publish(store, ids: ids)
             let first = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 10)
@@ -29,21 +52,11 @@ struct InboxTests {
             let exact = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: second.lastSeq, limit: 5)
             #expect(exact.items.count == 5)
             #expect(!exact.hasMore)
-        }
-    }
-
-    @Test("an empty inbox has no items, no cursor and zero counts")
-    func emptyInbox() async throws {
-        try await withStore { (store) async throws in
+        case .emptyInbox:
             #expect(
                 try await store.inboxPage(userID: "nobody", category: nil, beforeSeq: nil, limit: 20)
                     == InboxPageRecord(items: [], lastSeq: nil, hasMore: false, counts: counts(0, 0)))
-        }
-    }
-
-    @Test("INBOX-10 the category filter pages within the category; uncategorised rows appear under All only")
-    func categoryFilter() async throws {
-        try await withStore { (store) async throws in
+        case .categoryFilter:
             var batch: [NewNotification] = []
             for index in 0..<12 {
                 let (type, category): (String, String?) =
@@ -64,12 +77,7 @@ struct InboxTests {
             let all = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
             #expect(all.items.count == 12)
             #expect(all.items.filter { $0.category == nil }.map(\.id) == ["n11", "n8", "n5", "n2"])
-        }
-    }
-
-    @Test("pages hold only the user's own rows")
-    func perUser() async throws {
-        try await withStore { (store) async throws in
+        case .perUser:
             try await publish(store, ids: ["a1", "a2"], user: "alice")
             try await publish(store, ids: ["b1"], user: "bob")
             #expect(
@@ -79,12 +87,7 @@ struct InboxTests {
                 try await store.inboxPage(userID: "bob", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == [
                     "b1"
                 ])
-        }
-    }
-
-    @Test("INBOX-11 admin rows are never listed, counted, streamed or readable")
-    func adminRowsHidden() async throws {
-        try await withStore { (store) async throws in
+        case .adminRowsHidden:
             _ = try await store.publish(
                 [note("visible"), note("secret", type: "admin.audit", category: nil)], catalog: .standard,
                 idempotency: nil)
@@ -96,12 +99,7 @@ struct InboxTests {
             #expect(try await store.markRead(userID: "u1", id: "secret", at: at(1)) == nil)
             #expect(try await store.delete(userID: "u1", id: "secret", at: at(1)) == nil)
             #expect(try await store.markAllSeen(userID: "u1", at: at(2)) == counts(1, 0))
-        }
-    }
-
-    @Test("deleted rows leave pages and counts")
-    func deletedExcluded() async throws {
-        try await withStore { (store) async throws in
+        case .deletedExcluded:
             try await publish(store, ids: ["n1", "n2", "n3"])
             _ = try await store.delete(userID: "u1", id: "n2", at: at(10))
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
@@ -109,12 +107,7 @@ struct InboxTests {
             #expect(page.counts == counts(2, 2))
             #expect(
                 try await store.inboxPage(userID: "u1", category: "orders", beforeSeq: nil, limit: 20).items.count == 2)
-        }
-    }
-
-    @Test("DETAIL-02 a bad id, another user's, a deleted or an admin notification all read as nil")
-    func detailNotFound() async throws {
-        try await withStore { (store) async throws in
+        case .detailNotFound:
             _ = try await store.publish(
                 [
                     note("mine"), note("theirs", user: "u2"), note("gone"),
@@ -126,12 +119,7 @@ struct InboxTests {
             #expect(try await store.notification(userID: "u1", id: "gone") == nil)
             #expect(try await store.notification(userID: "u1", id: "admin") == nil)
             #expect(try await store.notification(userID: "u1", id: "mine") != nil)
-        }
-    }
-
-    @Test("the detail call returns the rich detail; list items carry none")
-    func detailReturned() async throws {
-        try await withStore { (store) async throws in
+        case .detailReturned:
             let detail = NotificationDetail(
                 heroImageURL: "https://cdn.example.com/a.png", html: "<p>Shipped</p>", actionLabel: "Track",
                 actionPath: "/orders/1")
@@ -155,12 +143,7 @@ struct InboxTests {
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
             #expect(page.items.allSatisfy { $0.detail == nil })
             #expect(page.items.first { $0.id == "rich" }?.hasDetail == true)
-        }
-    }
-
-    @Test("counts follow publish, read, seen and delete")
-    func countsFollowChanges() async throws {
-        try await withStore { (store) async throws in
+        case .countsFollowChanges:
             #expect(try await store.counts(userID: "u1") == counts(0, 0))
             try await publish(store, ids: ["n1", "n2", "n3", "n4"])
             #expect(try await store.counts(userID: "u1") == counts(4, 4))
@@ -177,12 +160,7 @@ struct InboxTests {
             // Deleting a read row changes neither.
             #expect(try await store.delete(userID: "u1", id: "n1", at: at(15))?.counts == counts(1, 0))
             #expect(try await store.counts(userID: "u2") == counts(0, 0))
-        }
-    }
-
-    @Test("read is idempotent: the first readAt stays, a second read appends no event; reading marks seen")
-    func idempotentRead() async throws {
-        try await withStore { (store) async throws in
+        case .idempotentRead:
             try await publish(store, ids: ["n1"])
             let first = try #require(try await store.markRead(userID: "u1", id: "n1", at: at(10)))
             #expect(first.notification.readAt == at(10))
@@ -196,23 +174,13 @@ struct InboxTests {
             #expect(try await store.streamEvents(userID: "u1", afterSeq: event.seq, limit: 10).isEmpty)
             let stored = try #require(try await store.notification(userID: "u1", id: "n1"))
             #expect(stored.readAt == at(10))
-        }
-    }
-
-    @Test("reading an already seen row keeps its seenAt")
-    func readKeepsSeen() async throws {
-        try await withStore { (store) async throws in
+        case .readKeepsSeen:
             try await publish(store, ids: ["n1"])
             _ = try await store.markAllSeen(userID: "u1", at: at(5))
             let read = try #require(try await store.markRead(userID: "u1", id: "n1", at: at(10)))
             #expect(read.notification.seenAt == at(5))
             #expect(read.notification.readAt == at(10))
-        }
-    }
-
-    @Test("INBOX-08 mark all seen clears the badge count and keeps every unread dot")
-    func markAllSeen() async throws {
-        try await withStore { (store) async throws in
+        case .markAllSeen:
             try await publish(store, ids: ["n1", "n2"])
             #expect(try await store.markAllSeen(userID: "u1", at: at(30)) == counts(2, 0))
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 20)
@@ -221,12 +189,7 @@ struct InboxTests {
             #expect(try await store.markAllSeen(userID: "u1", at: at(40)) == counts(2, 0))
             #expect(try await store.notification(userID: "u1", id: "n1")?.seenAt == at(30))
             #expect(try await store.markAllSeen(userID: "nobody", at: at(40)) == counts(0, 0))
-        }
-    }
-
-    @Test("delete is soft and idempotent: a second delete answers with no event")
-    func idempotentDelete() async throws {
-        try await withStore { (store) async throws in
+        case .idempotentDelete:
             try await publish(store, ids: ["n1"])
             let first = try #require(try await store.delete(userID: "u1", id: "n1", at: at(10)))
             #expect(first.notification.id == "n1")
@@ -240,12 +203,7 @@ struct InboxTests {
             #expect(second.counts == counts(0, 0))
             // A deleted row cannot be read any more.
             #expect(try await store.markRead(userID: "u1", id: "n1", at: at(30)) == nil)
-        }
-    }
-
-    @Test("read and delete of another user's or a missing row find nothing and change nothing")
-    func foreignRows() async throws {
-        try await withStore { (store) async throws in
+        case .foreignRows:
             try await publish(store, ids: ["n1"], user: "owner")
             #expect(try await store.markRead(userID: "intruder", id: "n1", at: at(1)) == nil)
             #expect(try await store.delete(userID: "intruder", id: "n1", at: at(1)) == nil)
@@ -253,27 +211,12 @@ struct InboxTests {
             #expect(try await store.delete(userID: "owner", id: "missing", at: at(1)) == nil)
             #expect(try await store.counts(userID: "owner") == counts(1, 1))
             #expect(try await store.notification(userID: "owner", id: "n1")?.readAt == nil)
-        }
-    }
-
-    @Test("a limit below one still returns one row")
-    func limitClamp() async throws {
-        try await withStore { (store) async throws in
+        case .limitClamp:
             try await publish(store, ids: ["n1", "n2"])
             let page = try await store.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 0)
             #expect(page.items.map(\.id) == ["n2"])
             #expect(page.hasMore)
-        }
-    }
-}
-
-@Suite("Rendered inbox page")
-struct RenderedInboxPageTests {
-    @Test(
-        "each row's stored list JSON, completed with its current read and seen times, is the row as the detail read sees it"
-    )
-    func renderedMatchesColumns() async throws {
-        try await withStore { store in
+        case .renderedMatchesColumns:
             let batch = (0..<30).map { (index: Int) -> NewNotification in
                 let isOrder = index % 2 == 0
                 let deepLink: String? = index % 3 == 0 ? "myapp://x" : nil
@@ -302,5 +245,23 @@ struct RenderedInboxPageTests {
                 #expect(seen == (category == nil ? 30 : 15))
             }
         }
+    }
+}
+
+@Suite("Inbox conformance: SQLite")
+struct SQLiteInboxConformanceTests {
+    @Test("SQLite store", arguments: InboxConformanceCheck.allCases)
+    func conforms(_ check: InboxConformanceCheck) async throws {
+        try await withStore { (store) async throws in try await check.run(on: store) }
+    }
+}
+
+@Suite(
+    "Inbox conformance: PostgreSQL",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresInboxConformanceTests {
+    @Test("PostgreSQL store", arguments: InboxConformanceCheck.allCases)
+    func conforms(_ check: InboxConformanceCheck) async throws {
+        try await PostgresTestDatabase.withStore { store in try await check.run(on: store) }
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 import HeraldModel
 
-/// The push delivery rows a publish writes, inside the publish transaction.
+/// The push delivery rows a publish writes, inside the publish transaction, on either store.
 ///
 /// Whatever the batch size, the recipients' active devices and stored preferences are read
 /// in two statements (the user ids bound as one JSON array), then each row is written by one
-/// cached prepared insert. A single `INSERT ... SELECT FROM json_each` of all rows measured
-/// slower: building the JSON and reading each column back out of it cost more than reusing
-/// the prepared statement.
-extension SQLiteStore {
+/// cached prepared insert. On SQLite a single `INSERT ... SELECT FROM json_each` of all rows
+/// measured slower: building the JSON and reading each column back out of it cost more than
+/// reusing the prepared statement.
+enum OutboxStatements {
     /// A recipient's active device, as the outbox needs it.
     private struct OutboxDevice {
         var token: String
@@ -19,7 +19,9 @@ extension SQLiteStore {
 
     /// Writes the delivery rows of every notification that asks for push; see
     /// ``HeraldStore/publish(_:catalog:idempotency:)``. Hidden (`admin.*`) rows never push.
-    static func writeOutbox(for notifications: [NewNotification], catalog: Catalog, _ db: SQLiteConnection) throws {
+    static func writeOutbox<DB: StoreConnection>(for notifications: [NewNotification], catalog: Catalog, _ db: DB)
+        throws
+    {
         let pushed = notifications.filter { $0.push?.send == true && !$0.hidden }
         guard !pushed.isEmpty else { return }
         var userIDs: [String] = []
@@ -27,7 +29,7 @@ extension SQLiteStore {
         for notification in pushed where seen.insert(notification.userID).inserted {
             userIDs.append(notification.userID)
         }
-        let users = jsonArray(userIDs)
+        let users = DeliveryStatements.jsonArray(userIDs)
         let devices = try activeDevices(users, db)
         let preferences = try storedPreferences(users, db)
 
@@ -64,8 +66,10 @@ extension SQLiteStore {
     }
 
     /// The active devices of the users in the JSON array `users`, by user.
-    private static func activeDevices(_ users: String, _ db: SQLiteConnection) throws -> [String: [OutboxDevice]] {
-        let rows = try db.query(activeDevicesQuery(users)) { row in
+    private static func activeDevices<DB: StoreConnection>(_ users: String, _ db: DB) throws
+        -> [String: [OutboxDevice]]
+    {
+        let rows = try db.query(activeDevicesQuery(users, DB.self)) { row throws(StoreError) in
             (
                 user: row.text(0),
                 device: OutboxDevice(
@@ -76,26 +80,52 @@ extension SQLiteStore {
     }
 
     /// The stored preferences of the users in the JSON array `users` (a user with none gets the defaults).
-    private static func storedPreferences(_ users: String, _ db: SQLiteConnection) throws -> [String: Preferences] {
-        let rows = try db.query(preferencesQuery(users)) { row throws(StoreError) in
-            (user: row.text(0), preferences: try preferences(row, from: 1))
+    private static func storedPreferences<DB: StoreConnection>(_ users: String, _ db: DB) throws
+        -> [String: Preferences]
+    {
+        let rows = try db.query(preferencesQuery(users, DB.self)) { row throws(StoreError) in
+            (user: row.text(0), preferences: try SQLiteStore.preferences(row, from: 1))
         }
         return Dictionary(rows.map { ($0.user, $0.preferences) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Served by `devices_user`, one index search per user.
-    static func activeDevicesQuery(_ users: String) -> SQL {
+    static func activeDevicesQuery<DB: StoreConnection>(_ users: String, _: DB.Type) -> SQL {
         """
         SELECT user_id, token, provider, platform, environment FROM devices
-        WHERE user_id IN (SELECT value FROM json_each(\(users))) AND active = 1
+        WHERE user_id IN (\(DB.jsonTextElements(users))) AND active = 1
         """
     }
 
     /// Served by the primary key, one search per user.
-    static func preferencesQuery(_ users: String) -> SQL {
+    static func preferencesQuery<DB: StoreConnection>(_ users: String, _: DB.Type) -> SQL {
         """
         SELECT user_id, global_enabled, os_permission_granted, categories, disabled_types, quiet_hours
-        FROM preferences WHERE user_id IN (SELECT value FROM json_each(\(users)))
+        FROM preferences WHERE user_id IN (\(DB.jsonTextElements(users)))
         """
+    }
+
+    /// Every delivery row of a notification, for its publisher.
+    static func deliveries(notificationID: String, _ db: some StoreConnection) throws -> [DeliveryRecord] {
+        try db.query(
+            """
+            SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
+                   attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at,
+                   provider_ticket_id
+            FROM deliveries WHERE notification_id = \(notificationID)
+            ORDER BY created_at, provider, platform, device_token
+            """
+        ) { row throws(StoreError) in
+            DeliveryRecord(
+                id: row.text(0), notificationID: row.text(1), userID: row.text(2),
+                deviceToken: row.optionalText(3),
+                provider: try row.optionalEnumValue(PushProvider.self, 4),
+                platform: try row.optionalEnumValue(DevicePlatform.self, 5),
+                environment: try row.optionalEnumValue(PushEnvironment.self, 6),
+                status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
+                attempts: try row.int(9), nextAttemptAt: try row.optionalDate(10), expiresAt: try row.optionalDate(11),
+                providerMessageID: row.optionalText(12), createdAt: try row.date(13), updatedAt: try row.date(14),
+                providerTicketID: row.optionalText(15))
+        }
     }
 }

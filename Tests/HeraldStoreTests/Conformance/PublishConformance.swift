@@ -4,11 +4,25 @@ import Testing
 
 @testable import HeraldStore
 
-@Suite("Publishing")
-struct PublishTests {
-    @Test("publish writes the rows, the counters and one created event per visible notification")
-    func publishWrites() async throws {
-        try await withStore { (store) async throws in
+/// Publishing: behaviour every store must have, checked the same way against each store
+/// (see ``ConformanceCheck``). Each check gets a fresh store.
+enum PublishConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case publishWrites = "publish writes the rows, the counters and one created event per visible notification"
+    case allOrNothing = "publish is all or nothing: a duplicate id mid-batch writes nothing and keeps the counters"
+    case idempotentReplay = "same key and request hash within the window replays the first answer and writes nothing"
+    case idempotentConflict = "same key with a different request hash is a conflict and writes nothing"
+    case idempotencyExpiry = "a claim older than notBefore is expired and replaced"
+    case idempotencyPerAPIKey = "idempotency keys are scoped to the API key"
+    case bulkBatch = "a batch of 1,000 recipients publishes in one call with per-recipient counts"
+    case emptyPublish = "an empty publish creates nothing"
+    case publishedNotification =
+        "a notification reads back by id alone, with its recipient, push options, detail, hidden and deleted flags"
+
+    var testDescription: String { rawValue }
+
+    func run(on store: some MigratedStore) async throws {
+        switch self {
+        case .publishWrites:
             let outcome = try await store.publish(
                 [
                     note("n1", user: "u1", detail: NotificationDetail(html: "<p>hi</p>")),
@@ -37,12 +51,7 @@ struct PublishTests {
                 try await store.inboxPage(userID: "u2", category: nil, beforeSeq: nil, limit: 20).items.map(\.id) == [
                     "n2"
                 ])
-        }
-    }
-
-    @Test("publish is all or nothing: a duplicate id mid-batch writes nothing and keeps the counters")
-    func allOrNothing() async throws {
-        try await withStore { (store) async throws in
+        case .allOrNothing:
             try await publish(store, ids: ["a"], user: "u1")
             let before = try await store.latestStreamSeq(userID: "u1")
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-3600))
@@ -64,12 +73,7 @@ struct PublishTests {
             // The claim was not recorded either: the same key now publishes.
             let retry = try await store.publish([note("b", user: "u1")], catalog: .standard, idempotency: claim)
             #expect(retry.createdEvents?.count == 1)
-        }
-    }
-
-    @Test("same key and request hash within the window replays the first answer and writes nothing")
-    func idempotentReplay() async throws {
-        try await withStore { (store) async throws in
+        case .idempotentReplay:
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
             let first = try await store.publish(
                 [note("n1", user: "u1"), note("n2", user: "u2")], catalog: .standard, idempotency: claim)
@@ -85,12 +89,7 @@ struct PublishTests {
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.notification(userID: "u1", id: "x1") == nil)
             #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).count == 1)
-        }
-    }
-
-    @Test("same key with a different request hash is a conflict and writes nothing")
-    func idempotentConflict() async throws {
-        try await withStore { (store) async throws in
+        case .idempotentConflict:
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
             _ = try await store.publish([note("n1")], catalog: .standard, idempotency: claim)
             var other = claim
@@ -98,12 +97,7 @@ struct PublishTests {
             #expect(try await store.publish([note("n2")], catalog: .standard, idempotency: other) == .conflict)
             #expect(try await store.notification(userID: "u1", id: "n2") == nil)
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
-        }
-    }
-
-    @Test("a claim older than notBefore is expired and replaced")
-    func idempotencyExpiry() async throws {
-        try await withStore { (store) async throws in
+        case .idempotencyExpiry:
             let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-86_400))
             _ = try await store.publish([note("n1", createdAt: t0)], catalog: .standard, idempotency: claim)
             // A day later the window starts after the first claim: the key publishes again.
@@ -116,12 +110,7 @@ struct PublishTests {
                 [note("n3", createdAt: at(86_402))], catalog: .standard, idempotency: later)
             #expect(replay == .replayed([PublishedNotification(id: "n2", recipient: "u1")]))
             #expect(try await store.counts(userID: "u1") == counts(2, 2))
-        }
-    }
-
-    @Test("idempotency keys are scoped to the API key")
-    func idempotencyPerAPIKey() async throws {
-        try await withStore { (store) async throws in
+        case .idempotencyPerAPIKey:
             let first = IdempotencyClaim(apiKeyID: "k1", key: "same", requestHash: "h1", notBefore: at(-60))
             let second = IdempotencyClaim(apiKeyID: "k2", key: "same", requestHash: "h2", notBefore: at(-60))
             #expect(
@@ -129,12 +118,7 @@ struct PublishTests {
             #expect(
                 try await store.publish([note("n2")], catalog: .standard, idempotency: second).createdEvents?.count == 1
             )
-        }
-    }
-
-    @Test("a batch of 1,000 recipients publishes in one call with per-recipient counts")
-    func bulkBatch() async throws {
-        try await withStore { (store) async throws in
+        case .bulkBatch:
             try await publish(store, ids: ["old"], user: "r7")
             let batch = (0..<1_000).map { index in
                 note("bulk-\(index)", user: "r\(index)", type: "promo.flash", category: "promotions")
@@ -147,31 +131,10 @@ struct PublishTests {
             #expect(perUser.count == 1_000)
             #expect(perUser["r7"] == counts(2, 2))
             #expect(perUser["r999"] == counts(1, 1))
-        }
-    }
-
-    @Test("an empty publish creates nothing")
-    func emptyPublish() async throws {
-        try await withStore { (store) async throws in
+        case .emptyPublish:
             #expect(
                 try await store.publish([], catalog: .standard, idempotency: nil) == .created(events: [], counts: [:]))
-        }
-    }
-}
-
-extension JSONDecoder {
-    static var iso8601: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
-}
-
-@Suite("Publisher reads")
-struct PublisherReadTests {
-    @Test("a notification reads back by id alone, with its recipient, push options, detail, hidden and deleted flags")
-    func publishedNotification() async throws {
-        try await withStore { (store) async throws in
+        case .publishedNotification:
             let push = PushOptions(send: true, priority: .normal, ttlSeconds: 60, collapseId: "c", sound: "default")
             _ = try await store.publish(
                 [
@@ -189,5 +152,23 @@ struct PublisherReadTests {
             #expect(hidden.userID == "u2" && hidden.hidden && !hidden.deleted && hidden.push == nil)
             #expect(try await store.publishedNotification(id: "missing") == nil)
         }
+    }
+}
+
+@Suite("Publishing conformance: SQLite")
+struct SQLitePublishConformanceTests {
+    @Test("SQLite store", arguments: PublishConformanceCheck.allCases)
+    func conforms(_ check: PublishConformanceCheck) async throws {
+        try await withStore { (store) async throws in try await check.run(on: store) }
+    }
+}
+
+@Suite(
+    "Publishing conformance: PostgreSQL",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresPublishConformanceTests {
+    @Test("PostgreSQL store", arguments: PublishConformanceCheck.allCases)
+    func conforms(_ check: PublishConformanceCheck) async throws {
+        try await PostgresTestDatabase.withStore { store in try await check.run(on: store) }
     }
 }

@@ -1,0 +1,265 @@
+import Foundation
+import HeraldModel
+
+/// The push worker's side of the outbox, as both stores run it: claiming due deliveries and
+/// recording their outcomes, each inside the caller's write transaction.
+enum DeliveryStatements {
+    /// A due row as the claim reads it, before deciding what becomes of it.
+    private struct DueDelivery {
+        var delivery: ClaimedDelivery
+        var expires: Int64?
+        /// The device is still active and still the recipient's.
+        var deviceLive: Bool
+    }
+
+    /// `strings` as a JSON array, bound as one parameter and read back with
+    /// ``StoreConnection/jsonTextElements(_:)``.
+    static func jsonArray(_ strings: [String]) -> String {
+        JSONWriter.text { writer in
+            writer.raw("[")
+            for (index, text) in strings.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(text)
+            }
+            writer.raw("]")
+        }
+    }
+
+    // MARK: Claims
+
+    /// Claims up to `limit` due rows for `claimToken` until `leaseExpiry`; rows past their TTL
+    /// expire and rows whose device is gone are skipped instead.
+    static func claimDue<DB: StoreConnection>(
+        limit: Int, now: Date, claimToken: String, leaseExpiry: Date, _ db: DB
+    ) throws -> [ClaimedDelivery] {
+        let nowMilliseconds = StoreTime.milliseconds(now)
+        let due = try db.query(dueDeliveriesQuery(now: now, limit: max(0, limit), DB.self)) {
+            row throws(StoreError) in row.text(0)
+        }
+        guard !due.isEmpty else { return [] }
+        let rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
+        let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
+        let sorted = rows.sorted { order[$0.delivery.id, default: 0] < order[$1.delivery.id, default: 0] }
+
+        var expired: [String] = []
+        var gone: [String] = []
+        var claimed: [ClaimedDelivery] = []
+        for row in sorted {
+            if let expires = row.expires, expires <= nowMilliseconds {
+                expired.append(row.delivery.id)
+            } else if !row.deviceLive {
+                gone.append(row.delivery.id)
+            } else {
+                claimed.append(row.delivery)
+            }
+        }
+
+        try finish(expired, status: .expired, reason: DeliveryExpiryReason.ttl, now: now, db)
+        try finish(gone, status: .skipped, reason: DeliverySkipReason.deviceInactive, now: now, db)
+        if !claimed.isEmpty {
+            try db.execute(
+                """
+                UPDATE deliveries SET status = \(DeliveryStatus.sending.rawValue), claim_token = \(claimToken),
+                    next_attempt_at = \(leaseExpiry), attempts = attempts + 1, updated_at = \(now)
+                WHERE id IN (\(DB.jsonTextElements(jsonArray(claimed.map(\.id)))))
+                """)
+        }
+        return claimed
+    }
+
+    /// Due rows, oldest due first: one range scan of the covering `deliveries_due` index. Rows
+    /// another worker is claiming at this moment are skipped (``StoreConnection/claimLock``).
+    static func dueDeliveriesQuery<DB: StoreConnection>(now: Date, limit: Int, _: DB.Type) -> SQL {
+        """
+        SELECT id FROM deliveries
+        WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= \(now)
+        ORDER BY next_attempt_at LIMIT \(limit) \(DB.claimLock)
+        """
+    }
+
+    /// Everything a worker sends for the deliveries in the JSON array `ids`, as it will be once
+    /// claimed (one more attempt), with the device's current state. Every join is by key.
+    private static func dueDetails<DB: StoreConnection>(
+        _ ids: String, claimToken: String, leaseExpiry: Date, _ db: DB
+    ) throws -> [DueDelivery] {
+        try db.query(
+            """
+            SELECT d.id, d.user_id, d.device_token, d.provider, d.platform, d.environment, d.attempts,
+                   d.expires_at, n.id, n.type, n.category, n.title, n.body, n.data, n.deep_link,
+                   n.has_detail, n.created_at, n.push, COALESCE(c.unseen, 0),
+                   CASE WHEN v.active = 1 AND v.user_id = d.user_id THEN 1 ELSE 0 END
+            FROM deliveries d
+            JOIN notifications n ON n.id = d.notification_id
+            LEFT JOIN user_counters c ON c.user_id = d.user_id
+            LEFT JOIN devices v ON v.token = d.device_token
+            WHERE d.id IN (\(DB.jsonTextElements(ids)))
+            """
+        ) { row throws(StoreError) in
+            let delivery = ClaimedDelivery(
+                id: row.text(0), claimToken: claimToken, userID: row.text(1), deviceToken: row.text(2),
+                provider: try row.enumValue(PushProvider.self, 3),
+                platform: try row.enumValue(DevicePlatform.self, 4),
+                environment: try row.enumValue(PushEnvironment.self, 5), attempts: try row.int(6) + 1,
+                leaseExpiresAt: leaseExpiry, expiresAt: try row.optionalDate(7),
+                notification: InboxNotification(
+                    id: row.text(8), type: row.text(9), category: row.optionalText(10), title: row.text(11),
+                    body: row.text(12), data: try row.stringMap(13), deepLink: row.optionalText(14),
+                    hasDetail: try row.bool(15), createdAt: try row.date(16)),
+                push: try row.optionalJSON(PushOptions.self, 17), badge: try row.int(18))
+            return DueDelivery(delivery: delivery, expires: try row.optionalInt64(7), deviceLive: try row.bool(19))
+        }
+    }
+
+    /// Ends the deliveries `ids` (unclaimed) as `status` with `reason`.
+    private static func finish<DB: StoreConnection>(
+        _ ids: [String], status: DeliveryStatus, reason: String, now: Date, _ db: DB
+    ) throws {
+        guard !ids.isEmpty else { return }
+        try db.execute(
+            """
+            UPDATE deliveries SET status = \(status.rawValue), reason = \(reason), next_attempt_at = NULL,
+                claim_token = NULL, updated_at = \(now)
+            WHERE id IN (\(DB.jsonTextElements(jsonArray(ids))))
+            """)
+    }
+
+    // MARK: Outcomes
+
+    /// Records one outcome; false when `completion`'s claim no longer holds the row.
+    static func complete(_ completion: DeliveryCompletion, now: Date, _ db: some StoreConnection) throws -> Bool {
+        let claimed: SQL = """
+            id = \(completion.id) AND claim_token = \(completion.claimToken)
+            AND status = \(DeliveryStatus.sending.rawValue)
+            """
+        let update: SQL
+        switch completion.outcome {
+        case .sent(let providerMessageID):
+            update = """
+                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_message_id = \(providerMessageID),
+                next_attempt_at = NULL
+                """
+        case .ticketed(let ticketID, let receiptDueAt):
+            update = """
+                status = \(DeliveryStatus.sent.rawValue), reason = NULL, provider_ticket_id = \(ticketID),
+                receipt_due_at = \(receiptDueAt), next_attempt_at = NULL
+                """
+        case .retry(let retryAt, let reason):
+            // A retry that would fall at or after the TTL expiry expires now. The CAST types the
+            // parameter for PostgreSQL, which reads a bare one in a CASE as text.
+            update = """
+                status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
+                              THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
+                next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(retryAt)
+                                       THEN NULL ELSE CAST(\(retryAt) AS BIGINT) END,
+                reason = \(reason)
+                """
+        case .failed(let reason), .pruned(let reason):
+            update = "status = \(DeliveryStatus.failed.rawValue), reason = \(reason), next_attempt_at = NULL"
+        case .expired:
+            update = """
+                status = \(DeliveryStatus.expired.rawValue), reason = \(DeliveryExpiryReason.ttl),
+                next_attempt_at = NULL
+                """
+        }
+        let prunes = if case .pruned = completion.outcome { true } else { false }
+        // A claimed row's `updated_at` is its claim time: a device registered again (or moved)
+        // after it is not the one the provider called dead.
+        let claimedAt =
+            try prunes
+            ? db.queryOne("SELECT updated_at FROM deliveries WHERE \(claimed)") { row throws(StoreError) in
+                try row.int64(0)
+            } : nil
+        let token = try db.queryOne(
+            """
+            UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
+            WHERE \(claimed) RETURNING device_token
+            """
+        ) { row throws(StoreError) in row.optionalText(0) }
+        guard let token else { return false }
+        if prunes, let token, let claimedAt {
+            try db.execute(
+                "UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
+            )
+        }
+        return true
+    }
+
+    // MARK: Expo receipts
+
+    /// Claims up to `limit` tickets whose receipt is due, for `claimToken` until `leaseExpiry`.
+    static func claimDueReceipts<DB: StoreConnection>(
+        limit: Int, now: Date, claimToken: String, leaseExpiry: Date, _ db: DB
+    ) throws -> [ClaimedReceipt] {
+        let due = try db.query(
+            """
+            SELECT id FROM deliveries
+            WHERE receipt_due_at IS NOT NULL AND receipt_due_at <= \(now)
+            ORDER BY receipt_due_at LIMIT \(max(0, limit)) \(DB.claimLock)
+            """
+        ) { row throws(StoreError) in row.text(0) }
+        guard !due.isEmpty else { return [] }
+        let claimed = try db.query(
+            """
+            UPDATE deliveries SET receipt_due_at = \(leaseExpiry), receipt_claim_token = \(claimToken)
+            WHERE id IN (\(DB.jsonTextElements(jsonArray(due)))) AND provider_ticket_id IS NOT NULL
+            RETURNING id, provider_ticket_id, updated_at, attempts
+            """
+        ) { row throws(StoreError) in
+            ClaimedReceipt(
+                deliveryID: row.text(0), ticketID: row.text(1), claimToken: claimToken, sentAt: try row.date(2),
+                attempts: try row.int(3))
+        }
+        let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
+        return claimed.sorted { order[$0.deliveryID, default: 0] < order[$1.deliveryID, default: 0] }
+    }
+
+    /// Records what the receipts said; answers how many still held their claim.
+    static func recordReceipts(_ receipts: [ReceiptOutcome], now: Date, _ db: some StoreConnection) throws -> Int {
+        var changed = 0
+        for outcome in receipts {
+            let claimed: SQL = """
+                id = \(outcome.receipt.deliveryID) AND receipt_claim_token = \(outcome.receipt.claimToken)
+                """
+            let update: SQL
+            switch outcome.result {
+            case .delivered:
+                update = "receipt_due_at = NULL"
+            case .notReady(let at):
+                update = "receipt_due_at = \(at)"
+            case .failed(let reason), .pruned(let reason):
+                update = """
+                    status = \(DeliveryStatus.failed.rawValue), reason = \(reason), receipt_due_at = NULL,
+                    updated_at = \(now)
+                    """
+            case .resend(let at, let reason):
+                // As a send's retry: one that would fall at or after the TTL expiry expires now
+                // (the CAST as there).
+                update = """
+                    status = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
+                                  THEN \(DeliveryStatus.expired.rawValue) ELSE \(DeliveryStatus.queued.rawValue) END,
+                    next_attempt_at = CASE WHEN expires_at IS NOT NULL AND expires_at <= \(at)
+                                           THEN NULL ELSE CAST(\(at) AS BIGINT) END,
+                    reason = \(reason), provider_ticket_id = NULL, receipt_due_at = NULL, updated_at = \(now)
+                    """
+            }
+            let token = try db.queryOne(
+                """
+                UPDATE deliveries SET \(update), receipt_claim_token = NULL
+                WHERE \(claimed) RETURNING device_token
+                """
+            ) { row throws(StoreError) in row.optionalText(0) }
+            guard let token else { continue }
+            changed += 1
+            // A device registered again since the send (the app started, or the token moved
+            // to another user) is live by a newer word than this receipt's.
+            if case .pruned = outcome.result, let token {
+                try db.execute(
+                    """
+                    UPDATE devices SET active = 0, updated_at = \(now)
+                    WHERE token = \(token) AND updated_at <= \(outcome.receipt.sentAt)
+                    """)
+            }
+        }
+        return changed
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+import HeraldModel
+
+/// The inbox statements both stores run the same way: publishing, reading, read and delete
+/// marks, counters and the live-update log. Each function runs inside the caller's
+/// transaction; every change writes the rows, the user's counters and the stream event together.
+enum InboxStatements {
+    /// What the list answer is written from; all in `notifications_inbox`, so a page reads no table rows.
+    static let renderedColumns: SQL = "seq, list_json, read_at, seen_at"
+
+    /// The columns of an inbox item, in the order ``inboxItem(_:)`` reads them.
+    static let itemColumns: SQL = """
+        seq, id, type, category, title, body, data, deep_link, has_detail, created_at, read_at, seen_at
+        """
+
+    /// Rows an app user may see: the predicate of the partial inbox indexes, spelled the same
+    /// way so the planner can use them.
+    static let visible: SQL = "deleted_at IS NULL AND hidden = 0"
+
+    private static func inboxItem(_ row: some StoreRow) throws(StoreError) -> (seq: Int64, item: InboxNotification) {
+        let item = InboxNotification(
+            id: row.text(1), type: row.text(2), category: row.optionalText(3),
+            title: row.text(4), body: row.text(5),
+            data: try row.stringMap(6),
+            deepLink: row.optionalText(7), hasDetail: try row.bool(8),
+            createdAt: try row.date(9), readAt: try row.optionalDate(10), seenAt: try row.optionalDate(11))
+        return (try row.int64(0), item)
+    }
+
+    // MARK: Publishing
+
+    /// A publish: replays or refuses a claimed key, otherwise writes the notifications and
+    /// records the claim's answer.
+    static func publish<DB: StoreConnection>(
+        _ notifications: [NewNotification], catalog: Catalog, idempotency claim: IdempotencyClaim?, _ db: DB
+    ) throws -> PublishOutcome {
+        if let claim {
+            try db.lockIdempotencyKey(claim)
+            let stored = try db.queryOne(
+                """
+                SELECT request_hash, response, created_at FROM idempotency_keys
+                WHERE api_key_id = \(claim.apiKeyID) AND idem_key = \(claim.key)
+                """
+            ) { row throws(StoreError) in (hash: row.text(0), response: row.text(1), createdAt: try row.date(2)) }
+            if let stored, stored.createdAt >= claim.notBefore {
+                guard stored.hash == claim.requestHash else { return .conflict }
+                return .replayed(try StoreJSON.decode([PublishedNotification].self, from: stored.response))
+            }
+        }
+
+        let (events, counts) = try writeNotifications(notifications, catalog: catalog, db)
+
+        if let claim {
+            let answer = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
+            let response = try StoreJSON.encode(answer)
+            let claimedAt = notifications.first?.createdAt ?? Date()
+            try db.execute(
+                """
+                INSERT INTO idempotency_keys (api_key_id, idem_key, request_hash, response, created_at)
+                VALUES (\(claim.apiKeyID), \(claim.key), \(claim.requestHash), \(response), \(claimedAt))
+                ON CONFLICT (api_key_id, idem_key) DO UPDATE SET
+                    request_hash = excluded.request_hash,
+                    response = excluded.response,
+                    created_at = excluded.created_at
+                """)
+        }
+        return .created(events: events, counts: counts)
+    }
+
+    /// Writes the rows, their stream events, their delivery rows and the recipients' counters,
+    /// inside the caller's write transaction: what a publish and a broadcast chunk share.
+    /// Answers the `notification.created` events (input order) and each recipient's counts.
+    static func writeNotifications<DB: StoreConnection>(
+        _ notifications: [NewNotification], catalog: Catalog, _ db: DB
+    ) throws -> (events: [StreamEventRecord], counts: [String: Counts]) {
+        var events: [StreamEventRecord] = []
+        events.reserveCapacity(notifications.count)
+        var recipients: [String] = []  // first-appearance order
+        var added: [String: Int] = [:]  // visible rows added per user
+        for notification in notifications {
+            if added[notification.userID] == nil {
+                recipients.append(notification.userID)
+                added[notification.userID] = 0
+            }
+            let event = try insert(notification, db)
+            if let event {
+                events.append(event)
+                added[notification.userID, default: 0] += 1
+            }
+        }
+
+        try OutboxStatements.writeOutbox(for: notifications, catalog: catalog, db)
+
+        var counts: [String: Counts] = [:]
+        for userID in recipients {
+            let delta = added[userID] ?? 0
+            if delta > 0 {
+                counts[userID] = try db.queryOne(
+                    """
+                    INSERT INTO user_counters (user_id, unread, unseen) VALUES (\(userID), \(delta), \(delta))
+                    ON CONFLICT (user_id) DO UPDATE SET
+                        unread = user_counters.unread + excluded.unread,
+                        unseen = user_counters.unseen + excluded.unseen
+                    RETURNING unread, unseen
+                    """
+                ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
+            } else {
+                counts[userID] = try Self.counts(db, userID: userID)
+            }
+        }
+        return (events, counts)
+    }
+
+    /// Inserts one row (its statements are cached, so a batch reuses them); returns its
+    /// `notification.created` event, or `nil` for a hidden row.
+    private static func insert(_ notification: NewNotification, _ db: some StoreConnection) throws
+        -> StreamEventRecord?
+    {
+        let hasDetail = notification.detail.map { !$0.isEmpty } ?? false
+        let data = StoreJSON.encodeData(notification.data)
+        let detail = try notification.detail.map { value throws(StoreError) in try StoreJSON.encode(value) }
+        let push = notification.push.map(StoreJSON.encodePush)
+        let item = InboxNotification(
+            id: notification.id, type: notification.type, category: notification.category,
+            title: notification.title, body: notification.body, data: notification.data,
+            deepLink: notification.deepLink, hasDetail: hasDetail,
+            createdAt: StoreTime.date(StoreTime.milliseconds(notification.createdAt)))
+        var writer = JSONWriter(capacity: 256 + item.title.utf8.count + item.body.utf8.count)
+        writer.notificationFields(item)
+        let listJSON = writer.text
+        try db.execute(
+            """
+            INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data, deep_link,
+                                       detail, has_detail, push, created_at, list_json)
+            VALUES (\(notification.id), \(notification.userID), \(notification.type), \(notification.category),
+                    \(notification.hidden), \(notification.title), \(notification.body), \(data),
+                    \(notification.deepLink), \(detail), \(hasDetail), \(push), \(notification.createdAt),
+                    \(listJSON))
+            """)
+        guard !notification.hidden else { return nil }
+        writer.notificationClose(readAt: nil, seenAt: nil)
+        return try appendEvent(
+            db, userID: notification.userID, kind: StreamEventRecord.notificationCreated,
+            payload: writer.text, at: notification.createdAt)
+    }
+
+    private static func appendEvent(
+        _ db: some StoreConnection, userID: String, kind: String, payload: String, at: Date
+    ) throws -> StreamEventRecord {
+        let seq = try db.queryOne(
+            """
+            INSERT INTO stream_events (user_id, kind, payload, created_at)
+            VALUES (\(userID), \(kind), \(payload), \(at))
+            RETURNING seq
+            """
+        ) { row throws(StoreError) in try row.int64(0) }
+        guard let seq else {
+            throw StoreError(code: .invalidStoredValue, message: "stream event insert returned no seq")
+        }
+        return StreamEventRecord(seq: seq, userID: userID, kind: kind, payload: payload)
+    }
+
+    // MARK: Inbox
+
+    /// One inbox page, newest first; `index` names the index to use where the database takes a hint.
+    static func pageQuery(userID: String, category: String?, beforeSeq: Int64?, limit: Int, index: SQL) -> SQL {
+        let categoryFilter: SQL = category.map { "AND category = \($0)" } ?? ""
+        return """
+            SELECT \(renderedColumns) FROM notifications \(index)
+            WHERE user_id = \(userID) \(categoryFilter) AND \(visible) AND seq < \(beforeSeq ?? Int64.max)
+            ORDER BY seq DESC LIMIT \(limit)
+            """
+    }
+
+    /// Runs `query` (a ``pageQuery(userID:category:beforeSeq:limit:index:)`` asking for one row
+    /// more than `limit`) and answers the page with the user's counts.
+    static func page(_ query: SQL, userID: String, limit: Int, _ db: some StoreConnection) throws
+        -> RenderedInboxPage
+    {
+        var rows = try db.query(query) { row throws(StoreError) in
+            (
+                seq: try row.int64(0),
+                item: RenderedInboxItem(
+                    json: row.text(1), readAt: try row.optionalDate(2), seenAt: try row.optionalDate(3))
+            )
+        }
+        let hasMore = rows.count > limit
+        if hasMore { rows.removeLast(rows.count - limit) }
+        return RenderedInboxPage(
+            items: rows.map(\.item), lastSeq: rows.last?.seq, hasMore: hasMore,
+            counts: try counts(db, userID: userID))
+    }
+
+    static func notification(userID: String, id: String, _ db: some StoreConnection) throws -> InboxNotification? {
+        try db.queryOne(
+            """
+            SELECT \(itemColumns), detail FROM notifications
+            WHERE id = \(id) AND user_id = \(userID) AND \(visible)
+            """
+        ) { row throws(StoreError) in
+            var item = try inboxItem(row).item
+            item.detail = try row.optionalJSON(NotificationDetail.self, 12)
+            return item
+        }
+    }
+
+    static func publishedNotification(id: String, _ db: some StoreConnection) throws -> StoredNotification? {
+        try db.queryOne(
+            """
+            SELECT \(itemColumns), detail, user_id, push, hidden, deleted_at FROM notifications
+            WHERE id = \(id)
+            """
+        ) { row throws(StoreError) in
+            var item = try inboxItem(row).item
+            item.detail = try row.optionalJSON(NotificationDetail.self, 12)
+            return StoredNotification(
+                userID: row.text(13), notification: item, push: try row.optionalJSON(PushOptions.self, 14),
+                hidden: try row.bool(15), deleted: !row.isNull(16))
+        }
+    }
+
+    /// The user's own non-hidden row, deleted or not, locked until the transaction ends.
+    private static func ownRow<DB: StoreConnection>(_ db: DB, userID: String, id: String) throws
+        -> (seq: Int64, item: InboxNotification, deleted: Bool)?
+    {
+        try db.queryOne(
+            """
+            SELECT \(itemColumns), deleted_at FROM notifications
+            WHERE id = \(id) AND user_id = \(userID) AND hidden = 0 \(DB.rowLock)
+            """
+        ) { row throws(StoreError) in
+            let (seq, item) = try inboxItem(row)
+            return (seq, item, !row.isNull(12))
+        }
+    }
+
+    static func markRead(userID: String, id: String, at: Date, _ db: some StoreConnection) throws -> ChangeOutcome? {
+        guard let row = try ownRow(db, userID: userID, id: id), !row.deleted else { return nil }
+        guard row.item.readAt == nil else {
+            return ChangeOutcome(notification: row.item, event: nil, counts: try counts(db, userID: userID))
+        }
+        var item = row.item
+        let wasUnseen = item.seenAt == nil
+        item.readAt = StoreTime.date(StoreTime.milliseconds(at))
+        item.seenAt = item.seenAt ?? item.readAt
+        try db.execute(
+            "UPDATE notifications SET read_at = \(item.readAt), seen_at = \(item.seenAt) WHERE seq = \(row.seq)")
+        let counts = try adjustCounts(db, userID: userID, unread: -1, unseen: wasUnseen ? -1 : 0)
+        let event = try appendUpdate(db, userID: userID, item: item, deleted: false, at: at)
+        return ChangeOutcome(notification: item, event: event, counts: counts)
+    }
+
+    /// Marks every visible row seen with `update` (a ``markAllSeenUpdate(userID:at:index:)``)
+    /// and zeroes the unseen counter. The counter row is locked first, so a publish committing
+    /// meanwhile adds its unseen rows to the counter after the zero, never before.
+    static func markAllSeen<DB: StoreConnection>(userID: String, update: SQL, _ db: DB) throws -> Counts {
+        _ = try db.queryOne("SELECT 1 FROM user_counters WHERE user_id = \(userID) \(DB.rowLock)") { _ in true }
+        try db.execute(update)
+        return try db.queryOne(
+            "UPDATE user_counters SET unseen = 0 WHERE user_id = \(userID) RETURNING unread, unseen"
+        ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
+            ?? Counts(unread: 0, unseen: 0)
+    }
+
+    /// Sets `seen_at` on the user's unseen rows; `index` as in ``pageQuery(userID:category:beforeSeq:limit:index:)``.
+    static func markAllSeenUpdate(userID: String, at: Date, index: SQL) -> SQL {
+        """
+        UPDATE notifications \(index) SET seen_at = \(at)
+        WHERE user_id = \(userID) AND seen_at IS NULL AND \(visible)
+        """
+    }
+
+    static func delete(userID: String, id: String, at: Date, _ db: some StoreConnection) throws -> ChangeOutcome? {
+        guard let row = try ownRow(db, userID: userID, id: id) else { return nil }
+        guard !row.deleted else {
+            return ChangeOutcome(notification: row.item, event: nil, counts: try counts(db, userID: userID))
+        }
+        try db.execute("UPDATE notifications SET deleted_at = \(at) WHERE seq = \(row.seq)")
+        let counts = try adjustCounts(
+            db, userID: userID, unread: row.item.readAt == nil ? -1 : 0, unseen: row.item.seenAt == nil ? -1 : 0)
+        let event = try appendUpdate(db, userID: userID, item: row.item, deleted: true, at: at)
+        return ChangeOutcome(notification: row.item, event: event, counts: counts)
+    }
+
+    private static func appendUpdate(
+        _ db: some StoreConnection, userID: String, item: InboxNotification, deleted: Bool, at: Date
+    ) throws -> StreamEventRecord {
+        let payload = StreamEventRecord.NotificationUpdated(
+            id: item.id, readAt: item.readAt, seenAt: item.seenAt, deleted: deleted)
+        return try appendEvent(
+            db, userID: userID, kind: StreamEventRecord.notificationUpdated, payload: try StoreJSON.encode(payload),
+            at: at)
+    }
+
+    // MARK: Counts
+
+    static func counts(_ db: some StoreConnection, userID: String) throws -> Counts {
+        try db.queryOne("SELECT unread, unseen FROM user_counters WHERE user_id = \(userID)") {
+            row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1))
+        } ?? Counts(unread: 0, unseen: 0)
+    }
+
+    private static func adjustCounts(_ db: some StoreConnection, userID: String, unread: Int, unseen: Int) throws
+        -> Counts
+    {
+        try db.queryOne(
+            """
+            UPDATE user_counters SET unread = unread + \(unread), unseen = unseen + \(unseen)
+            WHERE user_id = \(userID) RETURNING unread, unseen
+            """
+        ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
+            ?? Counts(unread: 0, unseen: 0)
+    }
+
+    // MARK: Live-update log
+
+    /// Served by `stream_events_user`, reading only the rows returned.
+    static func streamEventsQuery(userID: String, afterSeq: Int64, limit: Int) -> SQL {
+        """
+        SELECT seq, user_id, kind, payload FROM stream_events
+        WHERE user_id = \(userID) AND seq > \(afterSeq) ORDER BY seq LIMIT \(limit)
+        """
+    }
+
+    static func streamEvents(userID: String, afterSeq: Int64, limit: Int, _ db: some StoreConnection) throws
+        -> [StreamEventRecord]
+    {
+        try db.query(streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: max(0, limit))) {
+            row throws(StoreError) in
+            StreamEventRecord(seq: try row.int64(0), userID: row.text(1), kind: row.text(2), payload: row.text(3))
+        }
+    }
+
+    static func latestStreamSeq(userID: String, _ db: some StoreConnection) throws -> Int64 {
+        let latest = try db.queryOne("SELECT MAX(seq) FROM stream_events WHERE user_id = \(userID)") {
+            row throws(StoreError) in try row.optionalInt64(0)
+        }
+        return (latest ?? nil) ?? 0
+    }
+
+    // MARK: Pruning
+
+    /// Rows one pruning transaction deletes, so the writer lock is never held for long.
+    static let pruneBatch = 5_000
+
+    /// Deletes at most ``pruneBatch`` stream events older than `olderThan`.
+    static func pruneStreamEventsBatch(olderThan: Date) -> SQL {
+        """
+        DELETE FROM stream_events WHERE seq IN (
+            SELECT seq FROM stream_events WHERE created_at < \(olderThan) LIMIT \(pruneBatch))
+        """
+    }
+
+    /// Deletes at most ``pruneBatch`` idempotency keys older than `olderThan`.
+    static func pruneIdempotencyKeysBatch<DB: StoreConnection>(olderThan: Date, _: DB.Type) -> SQL {
+        """
+        DELETE FROM idempotency_keys WHERE \(DB.rowIdentity) IN (
+            SELECT \(DB.rowIdentity) FROM idempotency_keys WHERE created_at < \(olderThan) LIMIT \(pruneBatch))
+        """
+    }
+}

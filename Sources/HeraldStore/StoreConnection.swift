@@ -1,0 +1,92 @@
+import Foundation
+
+/// What the statements both stores share need of a connection: SQLite's and PostgreSQL's
+/// answer the same calls, so a statement written once (see ``InboxStatements``) runs on either.
+protocol StoreConnection {
+    associatedtype Row: StoreRow
+
+    /// The placeholder style and column types of this database.
+    static var dialect: SQLDialect { get }
+
+    /// Locks the rows a `SELECT` reads until the transaction ends (`FOR UPDATE`), where other
+    /// writers can run at once; empty where one writer at a time is the rule.
+    static var rowLock: SQL { get }
+
+    /// Locks the one row a claim query picks, skipping rows another claimer holds at this
+    /// moment (`FOR UPDATE SKIP LOCKED`); empty where one writer at a time is the rule.
+    static var claimLock: SQL { get }
+
+    /// A column that identifies a row of a table without a single-column key (`rowid`, `ctid`).
+    static var rowIdentity: SQL { get }
+
+    /// A subquery answering the strings of the bound JSON array `json`, one row each.
+    static func jsonTextElements(_ json: String) -> SQL
+
+    /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
+    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError)
+
+    func execute(_ sql: SQL) throws(StoreError)
+    func query<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> [T]
+    func queryOne<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> T?
+
+    /// Runs an INSERT, UPDATE or DELETE and answers the rows it changed.
+    func change(_ sql: SQL) throws(StoreError) -> Int
+}
+
+/// One result row, read by column index; every read that can meet a malformed value throws.
+protocol StoreRow {
+    func isNull(_ column: Int) -> Bool
+    func text(_ column: Int) -> String
+    func int64(_ column: Int) throws(StoreError) -> Int64
+    func int(_ column: Int) throws(StoreError) -> Int
+    func bool(_ column: Int) throws(StoreError) -> Bool
+    func date(_ column: Int) throws(StoreError) -> Date
+    func optionalText(_ column: Int) -> String?
+    func optionalInt64(_ column: Int) throws(StoreError) -> Int64?
+    func optionalBool(_ column: Int) throws(StoreError) -> Bool?
+    func optionalDate(_ column: Int) throws(StoreError) -> Date?
+    func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
+    func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
+    /// A TEXT column holding a flat JSON object of strings (the `data` column).
+    func stringMap(_ column: Int) throws(StoreError) -> [String: String]
+    /// A TEXT column holding a raw-value enum.
+    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
+    where T.RawValue == String
+    func optionalEnumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
+    where T.RawValue == String
+}
+
+extension SQLiteRow: StoreRow {}
+
+extension SQLiteConnection: StoreConnection {
+    static var rowLock: SQL { "" }
+    static var claimLock: SQL { "" }
+    static var rowIdentity: SQL { "rowid" }
+
+    static func jsonTextElements(_ json: String) -> SQL { "SELECT value FROM json_each(\(json))" }
+
+    /// A no-op: SQLite's one writer already runs publishes one after the other.
+    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {}
+
+    func change(_ sql: SQL) throws(StoreError) -> Int {
+        try execute(sql)
+        return changes
+    }
+}
+
+extension PostgresRow: StoreRow {}
+
+extension PostgresConnection: StoreConnection {
+    static var rowLock: SQL { "FOR UPDATE" }
+    static var claimLock: SQL { "FOR UPDATE SKIP LOCKED" }
+    static var rowIdentity: SQL { "ctid" }
+
+    static func jsonTextElements(_ json: String) -> SQL { "SELECT json_array_elements_text(\(json)::json)" }
+
+    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {
+        let key = claim.apiKeyID + ":" + claim.key
+        try execute("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+    }
+
+    func change(_ sql: SQL) throws(StoreError) -> Int { try run(sql).changes }
+}

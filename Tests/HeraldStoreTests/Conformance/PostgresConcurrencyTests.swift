@@ -1,0 +1,105 @@
+import Foundation
+import HeraldModel
+import Testing
+
+@testable import HeraldStore
+
+/// What SQLite's one writer gives for free and PostgreSQL must lock for: several stores (each
+/// its own connection, as several `herald` processes) changing the same rows at once.
+@Suite(
+    "PostgreSQL store: several processes",
+    .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.skipReason))
+struct PostgresConcurrencyTests {
+    /// Opens `count` stores on one new schema and runs `body` with them.
+    private func withStores(_ count: Int, _ body: ([PostgresStore]) async throws -> Void) async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            var stores: [PostgresStore] = []
+            for _ in 0..<count { stores.append(try await PostgresTestDatabase.open(url)) }
+            try await body(stores)
+        }
+    }
+
+    @Test("publishes racing with one idempotency key create once; the others replay its answer")
+    func idempotencyRace() async throws {
+        try await withStores(4) { stores in
+            let claim = IdempotencyClaim(apiKeyID: "k1", key: "idem-1", requestHash: "h1", notBefore: at(-60))
+            let outcomes = try await withThrowingTaskGroup(of: PublishOutcome.self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        try await store.publish([note("n\(index)")], catalog: .standard, idempotency: claim)
+                    }
+                }
+                return try await group.reduce(into: [PublishOutcome]()) { $0.append($1) }
+            }
+            let created = outcomes.filter { $0.createdEvents != nil }
+            #expect(created.count == 1)
+            let event = try #require(created.first?.createdEvents?.first)
+            let createdID = try JSONDecoder.iso8601.decode(InboxNotification.self, from: Data(event.payload.utf8)).id
+            let replayed = [PublishOutcome.replayed([PublishedNotification(id: createdID, recipient: "u1")])]
+            #expect(outcomes.filter { $0.createdEvents == nil } == Array(repeating: replayed[0], count: 3))
+            #expect(try await stores[0].counts(userID: "u1") == counts(1, 1))
+        }
+    }
+
+    @Test("marking one row read from several processes at once changes the counters once")
+    func markReadRace() async throws {
+        try await withStores(4) { stores in
+            try await publish(stores[0], ids: ["n1", "n2"])
+            let outcomes = try await withThrowingTaskGroup(of: ChangeOutcome?.self) { group in
+                for store in stores {
+                    group.addTask { try await store.markRead(userID: "u1", id: "n1", at: at(10)) }
+                }
+                return try await group.reduce(into: [ChangeOutcome?]()) { $0.append($1) }
+            }
+            #expect(outcomes.compactMap { $0?.event }.count == 1)
+            #expect(try await stores[0].counts(userID: "u1") == counts(1, 1))
+        }
+    }
+
+    @Test("mark-all-seen racing publishes leaves the unseen counter equal to the unseen rows")
+    func markAllSeenRacesPublish() async throws {
+        try await withStores(2) { stores in
+            let publisher = stores[0]
+            let reader = stores[1]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for index in 0..<30 {
+                        _ = try await publisher.publish(
+                            [note("n\(index)", createdAt: at(Double(index)))], catalog: .standard, idempotency: nil)
+                    }
+                }
+                group.addTask {
+                    for index in 0..<30 { _ = try await reader.markAllSeen(userID: "u1", at: at(Double(index))) }
+                }
+                try await group.waitForAll()
+            }
+            let page = try await reader.inboxPage(userID: "u1", category: nil, beforeSeq: nil, limit: 100)
+            #expect(page.items.count == 30)
+            #expect(page.counts == counts(30, page.items.filter { $0.seenAt == nil }.count))
+        }
+    }
+
+    @Test("workers claiming in several processes at once never get the same row, and together get every row")
+    func claimRace() async throws {
+        try await withStores(4) { stores in
+            try await stores[0].addDevice("phone")
+            try await stores[0].addDevice("tablet")
+            try await stores[0].publishPushed((0..<100).map { "n\($0)" })
+            let ids = try await withThrowingTaskGroup(of: [String].self) { group in
+                for store in stores {
+                    group.addTask {
+                        var mine: [String] = []
+                        while true {
+                            let batch = try await store.claimDueDeliveries(limit: 7, now: at(1), lease: 30)
+                            if batch.isEmpty { return mine }
+                            mine += batch.map(\.id)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(ids.count == 200)
+            #expect(Set(ids).count == 200)
+        }
+    }
+}
