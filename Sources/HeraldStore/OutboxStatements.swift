@@ -84,7 +84,7 @@ enum OutboxStatements {
         -> [String: Preferences]
     {
         let rows = try db.query(preferencesQuery(users, DB.self)) { row throws(StoreError) in
-            (user: row.text(0), preferences: try SQLiteStore.preferences(row, from: 1))
+            (user: row.text(0), preferences: try AccountStatements.preferences(row, from: 1))
         }
         return Dictionary(rows.map { ($0.user, $0.preferences) }, uniquingKeysWith: { first, _ in first })
     }

@@ -107,44 +107,27 @@ public final class PostgresStore: HeraldStore {
     // MARK: Settings
 
     public func setting(_ key: String) async throws -> String? {
-        try await read { db in
-            try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) }
-        }
+        try await read { db in try AccountStatements.setting(key, db) }
     }
 
     public func setSettingIfAbsent(_ key: String, value: String) async throws -> String {
-        try await write { db in
-            // Another process inserting the same key at once makes this wait for its commit.
-            try db.execute("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO NOTHING")
-            return try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) } ?? value
-        }
+        try await write { db in try AccountStatements.setSettingIfAbsent(key, value: value, db) }
     }
 
     // MARK: API keys
 
     public func createAPIKey(_ key: APIKeyRecord) async throws {
-        try await write { db in
-            try db.execute(
-                """
-                INSERT INTO api_keys (id, name, key_hash, created_at)
-                VALUES (\(key.id), \(key.name), \(key.hash), \(key.createdAt))
-                """)
-        }
+        try await write { db in try AccountStatements.createAPIKey(key, db) }
     }
 
     public func apiKey(hash: String) async throws -> APIKeyRecord? {
-        try await read { db in
-            try db.queryOne("SELECT id, name, key_hash, created_at FROM api_keys WHERE key_hash = \(hash)") {
-                row throws(StoreError) in
-                APIKeyRecord(id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3))
-            }
-        }
+        try await read { db in try AccountStatements.apiKey(hash: hash, db) }
     }
 
     // MARK: Preferences
 
     public func preferences(userID: String) async throws -> Preferences? {
-        try await read { db in try Self.storedPreferences(db, userID: userID, forUpdate: false) }
+        try await read { db in try AccountStatements.storedPreferences(db, userID: userID) }
     }
 
     public func updatePreferences(
@@ -154,121 +137,30 @@ public final class PostgresStore: HeraldStore {
             try await write { db in
                 // The row is created first (undone if `update` throws) so that the locking read
                 // below serializes read-modify-write cycles of other processes on it.
-                try Self.storePreferences(db, userID: userID, initial, replacing: false)
-                guard var preferences = try Self.storedPreferences(db, userID: userID, forUpdate: true) else {
+                try AccountStatements.storePreferences(db, userID: userID, initial, replacing: false)
+                guard var preferences = try AccountStatements.storedPreferences(db, userID: userID, locking: true)
+                else {
                     throw StoreError(code: .invalidStoredValue, message: "preferences row missing after insert")
                 }
                 try update(&preferences)
-                try Self.storePreferences(db, userID: userID, preferences, replacing: true)
+                try AccountStatements.storePreferences(db, userID: userID, preferences, replacing: true)
                 return preferences
             }
         }
     }
 
-    private static func storePreferences(
-        _ db: PostgresConnection, userID: String, _ preferences: Preferences, replacing: Bool
-    ) throws {
-        let categories = try StoreJSON.encode(preferences.categories)
-        let disabledTypes = try StoreJSON.encode(preferences.disabledTypes)
-        let quietHours = try preferences.quietHours.map { hours throws(StoreError) in try StoreJSON.encode(hours) }
-        let onConflict: SQL =
-            replacing
-            ? """
-            DO UPDATE SET
-                global_enabled = excluded.global_enabled,
-                os_permission_granted = excluded.os_permission_granted,
-                categories = excluded.categories,
-                disabled_types = excluded.disabled_types,
-                quiet_hours = excluded.quiet_hours
-            """ : "DO NOTHING"
-        try db.execute(
-            """
-            INSERT INTO preferences (user_id, global_enabled, os_permission_granted, categories, disabled_types, quiet_hours)
-            VALUES (\(userID), \(preferences.globalEnabled), \(preferences.osPermissionGranted), \(categories),
-                    \(disabledTypes), \(quietHours))
-            ON CONFLICT (user_id) \(onConflict)
-            """)
-    }
-
-    private static func storedPreferences(_ db: PostgresConnection, userID: String, forUpdate: Bool) throws
-        -> Preferences?
-    {
-        try db.queryOne(
-            """
-            SELECT global_enabled, os_permission_granted, categories, disabled_types, quiet_hours
-            FROM preferences WHERE user_id = \(userID) \(unsafeSQL: forUpdate ? "FOR UPDATE" : "")
-            """
-        ) { row throws(StoreError) in
-            Preferences(
-                globalEnabled: try row.bool(0),
-                osPermissionGranted: try row.optionalBool(1),
-                categories: try row.json([String: Bool].self, 2),
-                disabledTypes: try row.json([String].self, 3),
-                quietHours: try row.optionalJSON(QuietHours.self, 4))
-        }
-    }
-
     // MARK: Devices
 
-    private static let deviceColumns: SQL = """
-        token, user_id, provider, platform, environment, app_version, locale, time_zone, active, created_at, updated_at
-        """
-
-    private static func device(_ row: PostgresRow) throws(StoreError) -> Device {
-        Device(
-            token: row.text(0), userId: row.text(1),
-            provider: try row.enumValue(PushProvider.self, 2),
-            platform: try row.enumValue(DevicePlatform.self, 3),
-            environment: try row.enumValue(PushEnvironment.self, 4),
-            appVersion: row.optionalText(5), locale: row.optionalText(6), timeZone: row.optionalText(7),
-            active: try row.bool(8), createdAt: try row.date(9), updatedAt: try row.date(10))
-    }
-
     public func upsertDevice(userID: String, _ registration: DeviceRegistration, at: Date) async throws -> Device {
-        let environment = registration.environment ?? .production
-        return try await write { db in
-            // A token moving to another user counts as a new registration for that user.
-            let device = try db.queryOne(
-                """
-                INSERT INTO devices (\(Self.deviceColumns))
-                VALUES (\(registration.token), \(userID), \(registration.provider.rawValue),
-                        \(registration.platform.rawValue), \(environment.rawValue), \(registration.appVersion),
-                        \(registration.locale), \(registration.timeZone), 1, \(at), \(at))
-                ON CONFLICT (token) DO UPDATE SET
-                    created_at = CASE WHEN devices.user_id = excluded.user_id THEN devices.created_at
-                                      ELSE excluded.created_at END,
-                    user_id = excluded.user_id,
-                    provider = excluded.provider,
-                    platform = excluded.platform,
-                    environment = excluded.environment,
-                    app_version = excluded.app_version,
-                    locale = excluded.locale,
-                    time_zone = excluded.time_zone,
-                    active = 1,
-                    updated_at = excluded.updated_at
-                RETURNING \(Self.deviceColumns)
-                """, Self.device)
-            guard let device else {
-                throw StoreError(code: .invalidStoredValue, message: "device upsert returned no row")
-            }
-            return device
-        }
+        try await write { db in try AccountStatements.upsertDevice(userID: userID, registration, at: at, db) }
     }
 
     public func deleteDevice(userID: String, token: String) async throws -> Bool {
-        try await write { db in
-            try db.run("DELETE FROM devices WHERE token = \(token) AND user_id = \(userID)").changes > 0
-        }
+        try await write { db in try AccountStatements.deleteDevice(userID: userID, token: token, db) }
     }
 
     public func devices(userID: String) async throws -> [Device] {
-        try await read { db in
-            try db.query(
-                """
-                SELECT \(Self.deviceColumns) FROM devices WHERE user_id = \(userID)
-                ORDER BY updated_at DESC, created_at DESC, token
-                """, Self.device)
-        }
+        try await read { db in try AccountStatements.devices(userID: userID, db) }
     }
 
     // MARK: Analytics
@@ -276,49 +168,28 @@ public final class PostgresStore: HeraldStore {
     public func insertEvents(userID: String, _ events: [AnalyticsEvent], receivedAt: Date) async throws {
         guard !events.isEmpty else { return }
         try await write { db in
-            for event in events {
-                let properties = try event.properties.map { value throws(StoreError) in try StoreJSON.encode(value) }
-                try db.execute(
-                    """
-                    INSERT INTO analytics_events (user_id, name, at, properties, received_at)
-                    VALUES (\(userID), \(event.name), \(event.at), \(properties), \(receivedAt))
-                    """)
-            }
+            try AccountStatements.insertEvents(userID: userID, events, receivedAt: receivedAt, db)
         }
     }
 
     public func eventCount(userID: String) async throws -> Int {
-        try await read { db in
-            try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") {
-                row throws(StoreError) in try row.int(0)
-            } ?? 0
-        }
+        try await read { db in try AccountStatements.eventCount(userID: userID, db) }
     }
 
     // MARK: App config
 
     public func appConfig() async throws -> AppConfigDocument? {
-        try await read { db in
-            try db.queryOne("SELECT document FROM app_config WHERE id = 1") { row throws(StoreError) in
-                try row.json(AppConfigDocument.self, 0)
-            }
-        }
+        try await read { db in try AccountStatements.appConfig(db) }
     }
 
     public func setAppConfig(_ document: AppConfigDocument, at: Date) async throws {
         let text = try StoreJSON.encode(document)
-        try await write { db in
-            try db.execute(
-                """
-                INSERT INTO app_config (id, document, updated_at) VALUES (1, \(text), \(at))
-                ON CONFLICT (id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at
-                """)
-        }
+        try await write { db in try AccountStatements.setAppConfig(encoded: text, at: at, db) }
     }
 
     // MARK: Readiness
 
     public func ping() async throws {
-        _ = try await read { db in try db.queryOne("SELECT 1") { row throws(StoreError) in try row.int(0) } }
+        try await read { db in try AccountStatements.ping(db) }
     }
 }

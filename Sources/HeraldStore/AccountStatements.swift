@@ -1,0 +1,197 @@
+import Foundation
+import HeraldModel
+
+/// The statements of the per-user and per-server tables both stores run the same way: settings,
+/// API keys, preferences, devices, analytics events and the app config. Each function runs
+/// inside the caller's transaction or read.
+enum AccountStatements {
+    // MARK: Settings
+
+    static func setting(_ key: String, _ db: some StoreConnection) throws(StoreError) -> String? {
+        try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) }
+    }
+
+    /// Stores `value` unless `key` has one; answers the stored value. (Another PostgreSQL
+    /// process inserting the same key at once makes this wait for its commit.)
+    static func setSettingIfAbsent(_ key: String, value: String, _ db: some StoreConnection) throws(StoreError)
+        -> String
+    {
+        try db.execute("INSERT INTO settings (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO NOTHING")
+        return try setting(key, db) ?? value
+    }
+
+    // MARK: API keys
+
+    static func createAPIKey(_ key: APIKeyRecord, _ db: some StoreConnection) throws(StoreError) {
+        try db.execute(
+            """
+            INSERT INTO api_keys (id, name, key_hash, created_at)
+            VALUES (\(key.id), \(key.name), \(key.hash), \(key.createdAt))
+            """)
+    }
+
+    static func apiKey(hash: String, _ db: some StoreConnection) throws(StoreError) -> APIKeyRecord? {
+        try db.queryOne("SELECT id, name, key_hash, created_at FROM api_keys WHERE key_hash = \(hash)") {
+            row throws(StoreError) in
+            APIKeyRecord(id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3))
+        }
+    }
+
+    // MARK: Preferences
+
+    /// The columns ``preferences(_:from:)`` reads, in its order.
+    static let preferenceColumns: SQL = "global_enabled, os_permission_granted, categories, disabled_types, quiet_hours"
+
+    /// Preferences read from ``preferenceColumns``, starting at column `first`.
+    static func preferences(_ row: some StoreRow, from first: Int) throws(StoreError) -> Preferences {
+        Preferences(
+            globalEnabled: try row.bool(first),
+            osPermissionGranted: try row.optionalBool(first + 1),
+            categories: try row.json([String: Bool].self, first + 2),
+            disabledTypes: try row.json([String].self, first + 3),
+            quietHours: try row.optionalJSON(QuietHours.self, first + 4))
+    }
+
+    /// `userID`'s stored preferences; with `locking`, the row stays locked until the transaction
+    /// ends where other writers run at once (the dialect's row lock).
+    static func storedPreferences<DB: StoreConnection>(_ db: DB, userID: String, locking: Bool = false)
+        throws(StoreError) -> Preferences?
+    {
+        try db.queryOne(
+            """
+            SELECT \(preferenceColumns) FROM preferences WHERE user_id = \(userID) \(locking ? DB.rowLock : "")
+            """
+        ) { row throws(StoreError) in try preferences(row, from: 0) }
+    }
+
+    /// Writes `preferences` for `userID`: replacing a stored row, or only where there is none.
+    static func storePreferences(
+        _ db: some StoreConnection, userID: String, _ preferences: Preferences, replacing: Bool
+    ) throws(StoreError) {
+        let categories = try StoreJSON.encode(preferences.categories)
+        let disabledTypes = try StoreJSON.encode(preferences.disabledTypes)
+        let quietHours = try preferences.quietHours.map { hours throws(StoreError) in try StoreJSON.encode(hours) }
+        let onConflict: SQL =
+            replacing
+            ? """
+            DO UPDATE SET
+                global_enabled = excluded.global_enabled,
+                os_permission_granted = excluded.os_permission_granted,
+                categories = excluded.categories,
+                disabled_types = excluded.disabled_types,
+                quiet_hours = excluded.quiet_hours
+            """ : "DO NOTHING"
+        try db.execute(
+            """
+            INSERT INTO preferences (user_id, \(preferenceColumns))
+            VALUES (\(userID), \(preferences.globalEnabled), \(preferences.osPermissionGranted), \(categories),
+                    \(disabledTypes), \(quietHours))
+            ON CONFLICT (user_id) \(onConflict)
+            """)
+    }
+
+    // MARK: Devices
+
+    private static let deviceColumns: SQL = """
+        token, user_id, provider, platform, environment, app_version, locale, time_zone, active, created_at, updated_at
+        """
+
+    private static func deviceRecord(_ row: some StoreRow) throws(StoreError) -> Device {
+        Device(
+            token: row.text(0), userId: row.text(1),
+            provider: try row.enumValue(PushProvider.self, 2),
+            platform: try row.enumValue(DevicePlatform.self, 3),
+            environment: try row.enumValue(PushEnvironment.self, 4),
+            appVersion: row.optionalText(5), locale: row.optionalText(6), timeZone: row.optionalText(7),
+            active: try row.bool(8), createdAt: try row.date(9), updatedAt: try row.date(10))
+    }
+
+    /// Registers or refreshes a device; a token moving to another user counts as a new
+    /// registration for that user.
+    static func upsertDevice(
+        userID: String, _ registration: DeviceRegistration, at: Date, _ db: some StoreConnection
+    ) throws(StoreError) -> Device {
+        let environment = registration.environment ?? .production
+        let device = try db.queryOne(
+            """
+            INSERT INTO devices (\(deviceColumns))
+            VALUES (\(registration.token), \(userID), \(registration.provider.rawValue),
+                    \(registration.platform.rawValue), \(environment.rawValue), \(registration.appVersion),
+                    \(registration.locale), \(registration.timeZone), 1, \(at), \(at))
+            ON CONFLICT (token) DO UPDATE SET
+                created_at = CASE WHEN devices.user_id = excluded.user_id THEN devices.created_at
+                                  ELSE excluded.created_at END,
+                user_id = excluded.user_id,
+                provider = excluded.provider,
+                platform = excluded.platform,
+                environment = excluded.environment,
+                app_version = excluded.app_version,
+                locale = excluded.locale,
+                time_zone = excluded.time_zone,
+                active = 1,
+                updated_at = excluded.updated_at
+            RETURNING \(deviceColumns)
+            """
+        ) { row throws(StoreError) in try deviceRecord(row) }
+        guard let device else {
+            throw StoreError(code: .invalidStoredValue, message: "device upsert returned no row")
+        }
+        return device
+    }
+
+    static func deleteDevice(userID: String, token: String, _ db: some StoreConnection) throws(StoreError) -> Bool {
+        try db.change("DELETE FROM devices WHERE token = \(token) AND user_id = \(userID)") > 0
+    }
+
+    static func devices(userID: String, _ db: some StoreConnection) throws(StoreError) -> [Device] {
+        try db.query(
+            """
+            SELECT \(deviceColumns) FROM devices WHERE user_id = \(userID)
+            ORDER BY updated_at DESC, created_at DESC, token
+            """
+        ) { row throws(StoreError) in try deviceRecord(row) }
+    }
+
+    // MARK: Analytics
+
+    static func insertEvents(
+        userID: String, _ events: [AnalyticsEvent], receivedAt: Date, _ db: some StoreConnection
+    ) throws(StoreError) {
+        for event in events {
+            let properties = try event.properties.map { value throws(StoreError) in try StoreJSON.encode(value) }
+            try db.execute(
+                """
+                INSERT INTO analytics_events (user_id, name, at, properties, received_at)
+                VALUES (\(userID), \(event.name), \(event.at), \(properties), \(receivedAt))
+                """)
+        }
+    }
+
+    static func eventCount(userID: String, _ db: some StoreConnection) throws(StoreError) -> Int {
+        try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") {
+            row throws(StoreError) in try row.int(0)
+        } ?? 0
+    }
+
+    // MARK: App config
+
+    static func appConfig(_ db: some StoreConnection) throws(StoreError) -> AppConfigDocument? {
+        try db.queryOne("SELECT document FROM app_config WHERE id = 1") { row throws(StoreError) in
+            try row.json(AppConfigDocument.self, 0)
+        }
+    }
+
+    /// Stores the app config `document`, already encoded (outside the transaction) as JSON text.
+    static func setAppConfig(encoded document: String, at: Date, _ db: some StoreConnection) throws(StoreError) {
+        try db.execute(
+            """
+            INSERT INTO app_config (id, document, updated_at) VALUES (1, \(document), \(at))
+            ON CONFLICT (id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at
+            """)
+    }
+
+    /// One trivial query: the database answers.
+    static func ping(_ db: some StoreConnection) throws(StoreError) {
+        _ = try db.queryOne("SELECT 1") { row throws(StoreError) in try row.int(0) }
+    }
+}
