@@ -34,9 +34,9 @@ struct RunScriptTests {
         let printed = output.text.withLock { $0 }
         let key = try #require(Self.value(after: "Publisher API key:", in: printed), "\(printed)")
         let token = try #require(Self.line(after: "User token (dev-user, 24 h):", in: printed), "\(printed)")
-        let environment = try String(contentsOfFile: directory + "/sandbox/herald.env", encoding: .utf8)
-        let sandboxURL = try #require(Self.setting("HERALD_APNS_BASE_URL", in: environment))
-        let caFile = try #require(Self.setting("HERALD_APNS_CA_FILE", in: environment))
+        let environment = try SandboxProcesses.readEnvironmentFile(directory + "/sandbox/herald.env")
+        let sandboxURL = try #require(environment["HERALD_APNS_BASE_URL"])
+        let caFile = try #require(environment["HERALD_APNS_CA_FILE"])
         #expect(printed.contains("sandbox (APNs, FCM, Expo) on \(sandboxURL)"))
 
         // The printed device registrations, as printed: one device per provider.
@@ -105,11 +105,6 @@ struct RunScriptTests {
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let index = lines.firstIndex(where: { $0.hasPrefix(label) }), index + 1 < lines.count else { return nil }
         return lines[index + 1]
-    }
-
-    /// The value of `KEY='value'` in a herald.env.
-    private static func setting(_ key: String, in environment: String) -> String? {
-        value(after: key + "=", in: environment).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
     }
 
     private static func poll(
