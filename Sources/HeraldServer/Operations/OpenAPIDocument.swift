@@ -424,10 +424,7 @@ enum OpenAPIDocument {
                   "202": {
                     "description": "Created, in recipient order.",
                     "headers": {
-                      "Idempotent-Replayed": {
-                        "description": "true when answered from an earlier request with the same key.",
-                        "schema": {"type": "string", "enum": ["true"]}
-                      }
+                      "Idempotent-Replayed": {"$ref": "#/components/headers/IdempotentReplayed"}
                     },
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PublishResponse"}}}
                   },
@@ -522,10 +519,7 @@ enum OpenAPIDocument {
                     "description": "Stored and queued.",
                     "headers": {
                       "Location": {"description": "/v1/broadcasts/{id}", "schema": {"type": "string"}},
-                      "Idempotent-Replayed": {
-                        "description": "true when answered from an earlier request with the same key.",
-                        "schema": {"type": "string", "enum": ["true"]}
-                      }
+                      "Idempotent-Replayed": {"$ref": "#/components/headers/IdempotentReplayed"}
                     },
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Broadcast"}}}
                   },
@@ -596,6 +590,12 @@ enum OpenAPIDocument {
             }
           },
           "components": {
+            "headers": {
+              "IdempotentReplayed": {
+                "description": "true when answered from an earlier request with the same key.",
+                "schema": {"type": "string", "enum": ["true"]}
+              }
+            },
             "securitySchemes": {
               "userToken": {
                 "type": "http",
