@@ -1,19 +1,11 @@
 import Foundation
 
 /// What the look-alikes' admin endpoints (`/admin/apns/`, `/admin/fcm/`, `/admin/expo/`) share:
-/// JSON answers, timestamps, and the body of `POST …/faults`.
+/// error answers, timestamps, and the body of `POST …/faults`.
 enum SandboxAdmin {
-    /// `object` as a JSON answer (sorted keys) with `status`.
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTP2Response(
-            status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
-            body: Array(body))
-    }
-
     /// `{"error": message}` with `status`.
     static func error(_ status: Int, _ message: String) -> HTTP2Response {
-        json(status, ["error": message])
+        .json(status, ["error": message])
     }
 
     /// The 404 of a path no admin route serves.
@@ -74,4 +66,14 @@ struct AdminFaultRequest {
 
     /// The 400 for a `fault` this look-alike does not know.
     var unknownFault: HTTP2Response { SandboxAdmin.error(400, "unknown fault \(fault.prefix(40))") }
+}
+
+extension HTTP2Response {
+    /// `object` as a JSON answer (sorted keys) with `status`.
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HTTP2Response(
+            status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
+            body: Array(body))
+    }
 }

@@ -25,14 +25,7 @@ public struct SandboxRouter: Sendable {
         for route in routes where request.path.hasPrefix(route.prefix) {
             return await route.handler(request)
         }
-        let body = #"{"error":"the sandbox has no route for \#(request.method) \#(Self.escaped(request.path))"}"#
-        return HTTP2Response(
-            status: 404, headers: [HTTP2Header("content-type", "application/json")], body: Array(body.utf8))
-    }
-
-    /// `path` safe inside a JSON string.
-    private static func escaped(_ path: String) -> String {
-        String(path.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }.prefix(200))
+        return .json(404, ["error": "the sandbox has no route for \(request.method) \(request.path.prefix(200))"])
     }
 }
 

@@ -41,7 +41,7 @@ struct APNsAdmin {
             return entry
         }
         let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)
-        return SandboxAdmin.json(200, ["accepted": accepted, "statusCounts": counts])
+        return HTTP2Response.json(200, ["accepted": accepted, "statusCounts": counts])
     }
 
     private func setFault(_ body: [UInt8]) -> HTTP2Response {

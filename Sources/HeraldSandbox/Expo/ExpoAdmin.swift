@@ -41,7 +41,7 @@ struct ExpoAdmin {
             ]
         }
         let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)
-        return SandboxAdmin.json(200, ["accepted": accepted, "sendSizes": sandbox.sendSizes, "statusCounts": counts])
+        return HTTP2Response.json(200, ["accepted": accepted, "sendSizes": sandbox.sendSizes, "statusCounts": counts])
     }
 
     private func setFault(_ body: [UInt8]) -> HTTP2Response {

@@ -141,7 +141,7 @@ public final class ExpoSandbox: Sendable {
                 entries[id] = ["status": "error", "message": message, "details": ["error": error]]
             }
         }
-        return Self.json(200, ["data": entries])
+        return HTTP2Response.json(200, ["data": entries])
     }
 
     private static func errorTicket(_ error: String, message: String, token: String) -> String {
@@ -154,17 +154,10 @@ public final class ExpoSandbox: Sendable {
 
     private func refuse(_ status: Int, _ code: String, _ message: String, extra: [HTTP2Header] = []) -> HTTP2Response {
         state.withLock { $0.statusCounts[status, default: 0] += 1 }
-        var response = Self.json(
+        var response = HTTP2Response.json(
             status, ["errors": [["code": code, "message": message, "isTransient": status >= 429]]])
         response.headers += extra
         return response
-    }
-
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTP2Response(
-            status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
-            body: Array(body))
     }
 
     // MARK: Faults

@@ -40,7 +40,7 @@ struct FCMAdmin {
             ]
         }
         let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)
-        return SandboxAdmin.json(
+        return HTTP2Response.json(
             200, ["accepted": accepted, "statusCounts": counts, "tokenExchanges": sandbox.tokenExchanges])
     }
 
