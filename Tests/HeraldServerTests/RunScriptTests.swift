@@ -28,7 +28,7 @@ struct RunScriptTests {
         let errors = Self.collect(run.standardError)
 
         let client = LoopbackHTTPClient(port: port)
-        try await Self.poll("the server answers /healthz") {
+        try await poll("the server answers /healthz", deadline: .seconds(30)) {
             (try? await client.request("GET", "/healthz").status) == 200
         }
         let printed = output.text.withLock { $0 }
@@ -61,7 +61,7 @@ struct RunScriptTests {
         ])
         for (device, provider) in zip(devices, ["apns", "fcm", "expo"]) {
             var accepted = ""
-            try await Self.poll("the \(provider) sandbox lists the push") {
+            try await poll("the \(provider) sandbox lists the push", deadline: .seconds(30)) {
                 accepted = try await ChildProcess.run(
                     "/usr/bin/curl", ["-sS", "--cacert", caFile, sandboxURL + "/admin/\(provider)/accepted"]
                 ).stdout
@@ -105,16 +105,6 @@ struct RunScriptTests {
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let index = lines.firstIndex(where: { $0.hasPrefix(label) }), index + 1 < lines.count else { return nil }
         return lines[index + 1]
-    }
-
-    private static func poll(
-        _ what: String, deadline: Duration = .seconds(30), _ condition: () async throws -> Bool
-    ) async throws {
-        let end = ContinuousClock.now + deadline
-        while try await !condition() {
-            try #require(ContinuousClock.now < end, "timed out waiting until \(what)")
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 
     /// A loopback port nothing listens on right now.

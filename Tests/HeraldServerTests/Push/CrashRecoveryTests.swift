@@ -51,7 +51,7 @@ struct CrashRecoveryTests {
         let notificationIDs = try await Self.publish(port: first.port, key: key)
         try #require(notificationIDs.count == Self.recipients)
 
-        try await Self.poll("the first process sends some") { sandbox.accepted.count >= 20 }
+        try await poll("the first process sends some", deadline: .seconds(20)) { sandbox.accepted.count >= 20 }
         #expect(await first.stop(signal: SIGKILL) == .signaled(SIGKILL))
         let acceptedBeforeKill = Set(sandbox.accepted.map(\.apnsID))
         #expect(acceptedBeforeKill.count < Self.recipients, "the kill came after every send")
@@ -61,7 +61,7 @@ struct CrashRecoveryTests {
         let second = try await HeraldProcess.start(
             database: "sqlite:" + database, secret: secret, extraArguments: flags)
         var rows: [DeliveryRecord] = []
-        try await Self.poll("every delivery is recorded sent", deadline: .seconds(60)) {
+        try await poll("every delivery is recorded sent", deadline: .seconds(60)) {
             rows = []
             for id in notificationIDs { rows += try await store.deliveries(notificationID: id) }
             return rows.count == Self.recipients && rows.allSatisfy { $0.status == .sent }
@@ -95,17 +95,6 @@ struct CrashRecoveryTests {
             var notifications: [Item]
         }
         return try JSONDecoder().decode(Published.self, from: Data(response.body)).notifications.map(\.id)
-    }
-
-    /// Polls `condition` every 50 ms until it holds; fails the test after `deadline`.
-    private static func poll(
-        _ what: String, deadline: Duration = .seconds(20), _ condition: () async throws -> Bool
-    ) async throws {
-        let end = ContinuousClock.now + deadline
-        while try await !condition() {
-            try #require(ContinuousClock.now < end, "timed out waiting until \(what)")
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }
 
