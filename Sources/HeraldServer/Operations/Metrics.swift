@@ -100,8 +100,7 @@ struct MetricsMiddleware: Middleware {
     }
 
     private func record(_ request: Request, route: String, status: Int, context: RequestContext) {
-        let elapsed = ContinuousClock.now - context.startTime
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - context.startTime).inSeconds
         metrics.record(method: request.method.rawValue, route: route, status: status, seconds: seconds)
     }
 }

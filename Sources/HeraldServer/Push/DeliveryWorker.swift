@@ -125,8 +125,7 @@ final class DeliveryWorker: Sendable {
         } catch {
             return  // cancelled: the lease brings the row back
         }
-        let elapsed = ContinuousClock.now - started
-        metrics.recordSend(seconds: Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        metrics.recordSend(seconds: (ContinuousClock.now - started).inSeconds)
         await record(row, verdict)
     }
 
@@ -155,8 +154,7 @@ final class DeliveryWorker: Sendable {
         } catch {
             return  // cancelled: the lease brings the rows back
         }
-        let elapsed = ContinuousClock.now - started
-        metrics.recordSend(seconds: Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        metrics.recordSend(seconds: (ContinuousClock.now - started).inSeconds)
         for (row, verdict) in zip(rows, verdicts) { await record(row, verdict) }
     }
 
