@@ -5,9 +5,9 @@ public struct SandboxRouter: Sendable {
     /// A path prefix and the handler that answers under it.
     public struct Route: Sendable {
         public let prefix: String
-        public let handler: @Sendable (HTTP2Request) async -> HTTP2Response
+        public let handler: @Sendable (HTTP2Request) -> HTTP2Answer
 
-        public init(prefix: String, handler: @escaping @Sendable (HTTP2Request) async -> HTTP2Response) {
+        public init(prefix: String, handler: @escaping @Sendable (HTTP2Request) -> HTTP2Answer) {
             self.prefix = prefix
             self.handler = handler
         }
@@ -21,11 +21,16 @@ public struct SandboxRouter: Sendable {
     }
 
     /// The server's handler.
-    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+    @Sendable public func answer(to request: HTTP2Request) -> HTTP2Answer {
         for route in routes where request.path.hasPrefix(route.prefix) {
-            return await route.handler(request)
+            return route.handler(request)
         }
-        return .json(404, ["error": "the sandbox has no route for \(request.method) \(request.path.prefix(200))"])
+        return .now(.json(404, ["error": "the sandbox has no route for \(request.method) \(request.path.prefix(200))"]))
+    }
+
+    /// ``answer(to:)``, waited for.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        await answer(to: request).response
     }
 }
 
@@ -33,8 +38,8 @@ extension APNsSandbox {
     /// The routes of the APNs look-alike: pushes under `/3/`, the admin endpoint under `/admin/apns/`.
     public var routes: [SandboxRouter.Route] {
         [
-            SandboxRouter.Route(prefix: "/3/", handler: respond),
-            SandboxRouter.Route(prefix: APNsAdmin.prefix, handler: respond),
+            SandboxRouter.Route(prefix: "/3/", handler: answer),
+            SandboxRouter.Route(prefix: APNsAdmin.prefix, handler: answer),
         ]
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// ```swift
 /// let apns = APNsSandbox(credentials: try SandboxCredentials.loadOrCreate(in: directory))
-/// let server = try HTTP2Server.start(configuration: .init(tls: credentials.tls), handler: apns.respond)
+/// let server = try HTTP2Server.start(configuration: .init(tls: credentials.tls), answering: apns.answer)
 /// ```
 public final class APNsSandbox: Sendable {
     /// The topic accepted (with the push types' suffixes); others get `TopicDisallowed`.
@@ -41,30 +41,45 @@ public final class APNsSandbox: Sendable {
 
     /// The answer to one request: the server's handler. Paths under `/admin/apns/` are the admin
     /// endpoint (`GET /admin/apns/accepted`, `POST` and `DELETE /admin/apns/faults`); every other
-    /// request is a push.
-    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
-        if request.path.hasPrefix(APNsAdmin.prefix) { return APNsAdmin(sandbox: self).respond(to: request) }
+    /// request is a push. Only a delay fault makes the answer wait.
+    @Sendable public func answer(to request: HTTP2Request) -> HTTP2Answer {
+        if request.path.hasPrefix(APNsAdmin.prefix) { return .now(APNsAdmin(sandbox: self).respond(to: request)) }
         let now = clock()
         let notification: APNsNotification
         do {
             notification = try reader.read(request, now: now)
         } catch {
-            return refuse(error.reason, apnsID: error.apnsID)
+            return .now(refuse(error.reason, apnsID: error.apnsID))
         }
         if let rule = state.withLock({ $0.takeFault(for: notification.deviceToken) }) {
             let apnsID = notification.apnsID
             switch rule.fault {
             case .unregistered:
                 let millis = Int64(rule.setAt.timeIntervalSince1970 * 1000)
-                return refuse(.unregistered, apnsID: apnsID, timestamp: millis)
-            case .badDeviceToken: return refuse(.badDeviceToken, apnsID: apnsID)
+                return .now(refuse(.unregistered, apnsID: apnsID, timestamp: millis))
+            case .badDeviceToken: return .now(refuse(.badDeviceToken, apnsID: apnsID))
             case .tooManyRequests(let seconds):
-                return refuse(.tooManyRequests, apnsID: apnsID, extra: [HTTP2Header("retry-after", "\(seconds)")])
-            case .serviceUnavailable: return refuse(.serviceUnavailable, apnsID: apnsID)
-            case .dropConnection: return .dropConnection
-            case .delay(let duration): try? await Task.sleep(for: duration)
+                return .now(
+                    refuse(.tooManyRequests, apnsID: apnsID, extra: [HTTP2Header("retry-after", "\(seconds)")]))
+            case .serviceUnavailable: return .now(refuse(.serviceUnavailable, apnsID: apnsID))
+            case .dropConnection: return .now(.dropConnection)
+            case .delay(let duration):
+                return .later { [self] in
+                    try? await Task.sleep(for: duration)
+                    return accept(notification)
+                }
             }
         }
+        return .now(accept(notification))
+    }
+
+    /// ``answer(to:)``, waited for.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        await answer(to: request).response
+    }
+
+    /// Records `notification` as accepted and answers 200.
+    private func accept(_ notification: APNsNotification) -> HTTP2Response {
         state.withLock { state in
             state.record(notification)
             state.statusCounts[200, default: 0] += 1

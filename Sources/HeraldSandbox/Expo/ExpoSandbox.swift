@@ -30,46 +30,61 @@ public final class ExpoSandbox: Sendable {
     /// endpoint under `/admin/expo/`.
     public var routes: [SandboxRouter.Route] {
         [
-            SandboxRouter.Route(prefix: "/--/api/v2/push/", handler: respond),
-            SandboxRouter.Route(prefix: ExpoAdmin.prefix, handler: respond),
+            SandboxRouter.Route(prefix: "/--/api/v2/push/", handler: answer),
+            SandboxRouter.Route(prefix: ExpoAdmin.prefix, handler: answer),
         ]
     }
 
-    /// The answer to one request: the server's handler.
-    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
-        if request.path.hasPrefix(ExpoAdmin.prefix) { return ExpoAdmin(sandbox: self).respond(to: request) }
+    /// The answer to one request: the server's handler. Only a delay fault makes the answer wait.
+    @Sendable public func answer(to request: HTTP2Request) -> HTTP2Answer {
+        if request.path.hasPrefix(ExpoAdmin.prefix) { return .now(ExpoAdmin(sandbox: self).respond(to: request)) }
         let path = request.path.split(separator: "?").first.map(String.init) ?? ""
         guard path == "/--/api/v2/push/send" || path == "/--/api/v2/push/getReceipts" else {
-            return refuse(404, "NOT_FOUND", "No route for \(request.method) \(path.prefix(100))")
+            return .now(refuse(404, "NOT_FOUND", "No route for \(request.method) \(path.prefix(100))"))
         }
-        guard request.method == "POST" else { return refuse(405, "METHOD_NOT_ALLOWED", "Use POST.") }
+        guard request.method == "POST" else { return .now(refuse(405, "METHOD_NOT_ALLOWED", "Use POST.")) }
         if let accessToken, request.header("authorization") != "Bearer \(accessToken)" {
-            return refuse(
-                401, "UNAUTHORIZED",
-                "The bearer token is invalid: this project requires an access token (enhanced push security).")
+            return .now(
+                refuse(
+                    401, "UNAUTHORIZED",
+                    "The bearer token is invalid: this project requires an access token (enhanced push security)."))
         }
         guard request.header("content-type")?.lowercased().hasPrefix("application/json") == true else {
-            return refuse(400, "VALIDATION_ERROR", "The content-type must be application/json.")
+            return .now(refuse(400, "VALIDATION_ERROR", "The content-type must be application/json."))
         }
         do throws(ExpoRequestReader.Refusal) {
-            if path.hasSuffix("/getReceipts") { return receipts(for: try reader.receiptIDs(of: request.body)) }
-            return await send(try reader.recipients(of: request.body))
+            if path.hasSuffix("/getReceipts") { return .now(receipts(for: try reader.receiptIDs(of: request.body))) }
+            return send(try reader.recipients(of: request.body))
         } catch {
-            return refuse(error.status, error.code, error.message)
+            return .now(refuse(error.status, error.code, error.message))
         }
     }
 
-    private func send(_ recipients: [ExpoRequestReader.Recipient]) async -> HTTP2Response {
+    /// ``answer(to:)``, waited for.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        await answer(to: request).response
+    }
+
+    private func send(_ recipients: [ExpoRequestReader.Recipient]) -> HTTP2Answer {
         switch state.withLock({ $0.takeRequestFault(for: recipients.map(\.to)) }) {
         case .tooManyRequests(let seconds):
-            return refuse(
-                429, "TOO_MANY_REQUESTS", "The project is sending too many notifications: retry later.",
-                extra: [HTTP2Header("retry-after", "\(seconds)")])
-        case .unavailable: return refuse(503, "SERVICE_UNAVAILABLE", "The Expo push service is unavailable.")
-        case .dropConnection: return .dropConnection
-        case .delay(let duration): try? await Task.sleep(for: duration)
-        default: break
+            return .now(
+                refuse(
+                    429, "TOO_MANY_REQUESTS", "The project is sending too many notifications: retry later.",
+                    extra: [HTTP2Header("retry-after", "\(seconds)")]))
+        case .unavailable: return .now(refuse(503, "SERVICE_UNAVAILABLE", "The Expo push service is unavailable."))
+        case .dropConnection: return .now(.dropConnection)
+        case .delay(let duration):
+            return .later { [self] in
+                try? await Task.sleep(for: duration)
+                return accept(recipients)
+            }
+        default: return .now(accept(recipients))
         }
+    }
+
+    /// Takes each recipient's fault, keeps the tickets and receipts, and answers the tickets.
+    private func accept(_ recipients: [ExpoRequestReader.Recipient]) -> HTTP2Response {
         let now = clock()
         var tickets: [String] = []
         var accepted: [ExpoPushMessage] = []

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let fcm = try FCMSandbox(credentials: credentials)
-/// let server = try HTTP2Server.start(configuration: .init(tls: credentials.tls), handler: SandboxRouter(fcm.routes).respond)
+/// let server = try HTTP2Server.start(configuration: .init(tls: credentials.tls), answering: SandboxRouter(fcm.routes).answer)
 /// ```
 public final class FCMSandbox: Sendable {
     /// The Firebase project messages are accepted for; others get 403 `PERMISSION_DENIED`.
@@ -45,50 +45,67 @@ public final class FCMSandbox: Sendable {
     /// admin endpoint under `/admin/fcm/`.
     public var routes: [SandboxRouter.Route] {
         [
-            SandboxRouter.Route(prefix: FCMTokenEndpoint.path, handler: respond),
-            SandboxRouter.Route(prefix: "/v1/projects/", handler: respond),
-            SandboxRouter.Route(prefix: FCMAdmin.prefix, handler: respond),
+            SandboxRouter.Route(prefix: FCMTokenEndpoint.path, handler: answer),
+            SandboxRouter.Route(prefix: "/v1/projects/", handler: answer),
+            SandboxRouter.Route(prefix: FCMAdmin.prefix, handler: answer),
         ]
     }
 
     /// The answer to one request: the token endpoint, the admin endpoint (`GET
     /// /admin/fcm/accepted`, `POST` and `DELETE /admin/fcm/faults`, `DELETE
-    /// /admin/fcm/access-tokens`) or a send.
-    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+    /// /admin/fcm/access-tokens`) or a send. Only a delay fault makes the answer wait.
+    @Sendable public func answer(to request: HTTP2Request) -> HTTP2Answer {
         let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        if path.hasPrefix(FCMAdmin.prefix) { return FCMAdmin(sandbox: self).respond(to: request) }
+        if path.hasPrefix(FCMAdmin.prefix) { return .now(FCMAdmin(sandbox: self).respond(to: request)) }
         let now = clock()
-        if path == FCMTokenEndpoint.path { return tokenEndpoint.respond(to: request, now: now) }
+        if path == FCMTokenEndpoint.path { return .now(tokenEndpoint.respond(to: request, now: now)) }
         let read: FCMMessageReader.Read
         do {
             read = try check(request, path: path, now: now)
         } catch {
-            return answer(error)
+            return .now(answer(error))
         }
         if read.validateOnly {
-            return answer(FCMReply(status: 200, object: ["name": "projects/\(projectID)/messages/fake_message_id"]))
+            return .now(
+                answer(FCMReply(status: 200, object: ["name": "projects/\(projectID)/messages/fake_message_id"])))
         }
         if let rule = state.withLock({ $0.takeFault(for: read.token) }) {
             switch rule.fault {
             case .unregistered:
-                return answer(.fcmError(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found."))
+                return .now(answer(.fcmError(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found.")))
             case .senderIdMismatch:
-                return answer(.fcmError(403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH", "SenderId mismatch"))
+                return .now(answer(.fcmError(403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH", "SenderId mismatch")))
             case .tooManyRequests(let seconds):
                 var reply = FCMReply.fcmError(
                     429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED", "Quota exceeded for quota metric 'Send requests'.")
                 reply.headers = [HTTP2Header("retry-after", "\(seconds)")]
-                return answer(reply)
+                return .now(answer(reply))
             case .unavailable:
-                return answer(.fcmError(503, "UNAVAILABLE", "UNAVAILABLE", "The service is currently unavailable."))
-            case .dropConnection: return .dropConnection
-            case .delay(let duration): try? await Task.sleep(for: duration)
+                return .now(
+                    answer(.fcmError(503, "UNAVAILABLE", "UNAVAILABLE", "The service is currently unavailable.")))
+            case .dropConnection: return .now(.dropConnection)
+            case .delay(let duration):
+                let token = read.token
+                return .later { [self] in
+                    try? await Task.sleep(for: duration)
+                    return accept(token: token, request: request, now: now)
+                }
             }
         }
+        return .now(accept(token: read.token, request: request, now: now))
+    }
+
+    /// ``answer(to:)``, waited for.
+    @Sendable public func respond(to request: HTTP2Request) async -> HTTP2Response {
+        await answer(to: request).response
+    }
+
+    /// Records the send to `token` as accepted and answers its message name.
+    private func accept(token: String, request: HTTP2Request, now: Date) -> HTTP2Response {
         // Shaped like FCM's ids: `0:<microseconds>%<hex>`.
         let id = "0:\(Int64(now.timeIntervalSince1970 * 1_000_000))%\(Hex.encode(SecureRandom.bytes(count: 8)))"
         let message = FCMAcceptedMessage(
-            token: read.token, name: "projects/\(projectID)/messages/\(id)",
+            token: token, name: "projects/\(projectID)/messages/\(id)",
             accessToken: String(request.header("authorization")?.dropFirst(7) ?? ""), body: request.body,
             receivedAt: now)
         state.withLock { state in

@@ -238,15 +238,18 @@ final class HTTP2Connection {
         streams[streamID]?.body.append(contentsOf: bytes)
     }
 
-    /// The request on `streamID` is whole: hand it to the handler; the answer comes back through
-    /// the loop to ``respond(streamID:with:)``.
+    /// The request on `streamID` is whole: hand it to the handler. An answer ready at once is
+    /// submitted now (and written by the `pump` under way); a later one comes back through the
+    /// loop to ``respond(streamID:with:)``.
     func requestComplete(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
             headers: stream.headers, body: stream.body, connectionID: id)
         stream.body = []
-        server.dispatch(request, streamID: streamID, loop: loop)
+        if let response = server.dispatch(request, streamID: streamID, loop: loop) {
+            submit(streamID: streamID, response)
+        }
     }
 
     /// A frame by which the client gave up on a stream or on the connection.
@@ -276,9 +279,15 @@ final class HTTP2Connection {
 
     // MARK: Answers
 
-    /// Submits the handler's answer, unless the client reset the stream meanwhile (then tells
-    /// the response it went unanswered).
+    /// Submits the handler's later answer and writes it.
     func respond(streamID: Int32, with response: HTTP2Response) {
+        submit(streamID: streamID, response)
+        flush()
+    }
+
+    /// Submits an answer without writing it (session callbacks may not write), unless the client
+    /// reset the stream meanwhile (then tells the response it went unanswered).
+    private func submit(streamID: Int32, _ response: HTTP2Response) {
         guard let stream = streams[streamID], !isFinished else {
             response.whenUnanswered?()
             return
@@ -294,8 +303,6 @@ final class HTTP2Connection {
         } catch {
             isFinished = true
             response.whenUnanswered?()
-            return
         }
-        flush()
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// An HTTP/2 server on loopback over libnghttp2: cleartext with prior knowledge (h2c) or TLS with
 /// ALPN `h2`, a few epoll event-loop threads, many concurrent streams per connection, each
-/// complete request answered by an async handler. It also injects the faults a provider
+/// complete request answered by a handler, on the loop thread when its answer is ready at once
+/// (``HTTP2Answer``). It also injects the faults a provider
 /// sandbox needs: GOAWAY now, connections cut mid-stream, slow responses.
 ///
 /// Call ``stop()`` when done: the event-loop threads otherwise run until the process ends.
@@ -23,10 +24,19 @@ public final class HTTP2Server: Sendable {
         self.threads = threads
     }
 
-    /// Binds, starts the event loops and answers every request with `handler`.
+    /// Binds, starts the event loops and answers every request with `handler`, in a task.
     public static func start(
         configuration: HTTP2ServerConfiguration = HTTP2ServerConfiguration(),
         handler: @escaping @Sendable (HTTP2Request) async -> HTTP2Response
+    ) throws(HTTP2ServerError) -> HTTP2Server {
+        try start(configuration: configuration, answering: { request in .later { await handler(request) } })
+    }
+
+    /// Binds, starts the event loops and answers every request with `answer`, which runs on the
+    /// connection's event-loop thread: it must not block.
+    public static func start(
+        configuration: HTTP2ServerConfiguration = HTTP2ServerConfiguration(),
+        answering answer: @escaping @Sendable (HTTP2Request) -> HTTP2Answer
     ) throws(HTTP2ServerError) -> HTTP2Server {
         // TLS writes go through write(2), which raises SIGPIPE on a closed connection.
         signal(SIGPIPE, SIG_IGN)
@@ -39,7 +49,7 @@ public final class HTTP2Server: Sendable {
             close(listener.fd)
             throw error
         }
-        let context = ServerContext(configuration: configuration, tls: tls, loops: loops, handler: handler)
+        let context = ServerContext(configuration: configuration, tls: tls, loops: loops, answer: answer)
         let threads = loops.map { loop in
             let runner = LoopRunner(loop: loop, server: context, listenFD: loop.index == 0 ? listener.fd : nil)
             return LoopThread.start(name: "h2-\(listener.port)-\(loop.index)") { runner.run() }

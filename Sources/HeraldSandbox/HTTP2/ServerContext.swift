@@ -1,10 +1,10 @@
 import Synchronization
 
-/// What the event loops of one server share: the handler, the TLS context, the fault settings
+/// What the event loops of one server share: the answering handler, the TLS context, the fault settings
 /// and the counters.
 final class ServerContext: Sendable {
     let configuration: HTTP2ServerConfiguration
-    let handler: @Sendable (HTTP2Request) async -> HTTP2Response
+    let answer: @Sendable (HTTP2Request) -> HTTP2Answer
     let tls: TLSContext?
     let loops: [EventLoop]
     let responseDelay = Mutex<Duration>(.zero)
@@ -18,12 +18,12 @@ final class ServerContext: Sendable {
 
     init(
         configuration: HTTP2ServerConfiguration, tls: TLSContext?, loops: [EventLoop],
-        handler: @escaping @Sendable (HTTP2Request) async -> HTTP2Response
+        answer: @escaping @Sendable (HTTP2Request) -> HTTP2Answer
     ) {
         self.configuration = configuration
         self.tls = tls
         self.loops = loops
-        self.handler = handler
+        self.answer = answer
     }
 
     /// A connection id unique within the server.
@@ -36,15 +36,19 @@ final class ServerContext: Sendable {
         loops[nextLoop.add(1, ordering: .relaxed).oldValue % loops.count]
     }
 
-    /// Runs the handler off the loop thread, waits out any response delay, and hands the answer
-    /// back to the connection's loop.
-    func dispatch(_ request: HTTP2Request, streamID: Int32, loop: EventLoop) {
-        Task { [self] in
-            let response = await handler(request)
-            let delay = responseDelay.withLock { $0 }
+    /// Asks the handler on the loop thread: the response when it is ready at once and no
+    /// response delay is set. Otherwise nil, and a task waits for the answer and the delay, then
+    /// hands the response back to the connection's loop.
+    func dispatch(_ request: HTTP2Request, streamID: Int32, loop: EventLoop) -> HTTP2Response? {
+        let answer = answer(request)
+        let delay = responseDelay.withLock { $0 }
+        if case .now(let response) = answer, delay == .zero { return response }
+        Task {
+            let response = await answer.response
             if delay > .zero { try? await Task.sleep(for: delay) }
             loop.execute { runner in runner.respond(connectionID: request.connectionID, streamID: streamID, response) }
         }
+        return nil
     }
 }
 

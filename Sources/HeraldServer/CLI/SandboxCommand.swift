@@ -31,7 +31,7 @@ struct SandboxCommand {
         let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(host: host, port: port, tls: credentials.tls),
-            handler: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).respond)
+            answering: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).answer)
         // The token endpoint's port is known only now (port 0 picks one).
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(server.port)/token")
         let envFile = directory + "/herald.env"

@@ -11,7 +11,7 @@ struct APNsOverTLSTests {
         let credentials = try SandboxCredentials.loadOrCreate(in: try temporaryDirectory())
         let sandbox = try APNsSandbox(credentials: credentials)
         let server = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: sandbox.respond)
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls), answering: sandbox.answer)
         let now = Int64(Date().timeIntervalSince1970)
         let token = try JWT.sign(
             header: ["kid": credentials.keyID], claims: APNsProviderClaims(iss: credentials.teamID, iat: now),
@@ -66,7 +66,7 @@ struct APNsOverTLSTests {
         let credentials = try SandboxCredentials.loadOrCreate(in: try temporaryDirectory())
         let sandbox = try APNsSandbox(credentials: credentials)
         let server = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: sandbox.respond)
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls), answering: sandbox.answer)
         sandbox.setFault(.dropConnection, for: APNsFixture.deviceToken)
         let token = try JWT.sign(
             header: ["kid": credentials.keyID],

@@ -12,7 +12,7 @@ struct FCMOverTLSTests {
         let credentials = try SandboxCredentials.loadOrCreate(in: directory)
         let fcm = try FCMSandbox(credentials: credentials)
         let server = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: SandboxRouter(fcm.routes).respond)
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls), answering: SandboxRouter(fcm.routes).answer)
         let base = "https://127.0.0.1:\(server.port)"
         try credentials.fcm.write(tokenURI: base + "/token")
         let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: credentials.fcm.path)))

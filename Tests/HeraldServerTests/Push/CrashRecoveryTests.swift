@@ -25,7 +25,7 @@ struct CrashRecoveryTests {
         let clock = SandboxClock()
         let sandbox = try APNsSandbox(credentials: credentials, clock: { clock.now })
         let gateway = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: credentials.tls), handler: sandbox.respond)
+            configuration: HTTP2ServerConfiguration(tls: credentials.tls), answering: sandbox.answer)
         let database = directory + "/herald.db"
         let secret = "crash-recovery-test-secret-0123456789"
         let flags = [

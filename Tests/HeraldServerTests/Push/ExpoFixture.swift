@@ -25,7 +25,7 @@ struct ExpoFixture {
         let sandbox = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let gateway = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(tls: credentials.tls),
-            handler: SandboxRouter(sandbox.routes).respond)
+            answering: SandboxRouter(sandbox.routes).answer)
         let server = try await TestServer.start(configure: { configuration in
             configuration.expo.baseURL = "https://127.0.0.1:\(gateway.port)"
             configuration.expo.accessToken = accessToken ?? credentials.expoAccessToken

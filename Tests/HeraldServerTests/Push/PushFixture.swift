@@ -28,7 +28,7 @@ struct PushFixture {
         let fcm = try FCMSandbox(credentials: credentials)
         let gateway = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(tls: credentials.tls),
-            handler: SandboxRouter(sandbox.routes + fcm.routes).respond)
+            answering: SandboxRouter(sandbox.routes + fcm.routes).answer)
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(gateway.port)/token")
         let server = try await TestServer.start(configure: { configuration in
             configuration.apns = APNsSettings(
