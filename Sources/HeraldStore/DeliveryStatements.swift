@@ -78,12 +78,12 @@ enum DeliveryStatements {
     }
 
     /// Everything a worker sends for the deliveries in the JSON array `ids`, as it will be once
-    /// claimed (one more attempt), with the device's current state. Every join is by key. A
-    /// notification's columns are decoded once per claim, however many of its rows it holds.
+    /// claimed (one more attempt), with the device's current state. Every join is by key. Push
+    /// options are decoded once per distinct text: a broadcast's rows all carry the same.
     private static func dueDetails<DB: StoreConnection>(
         _ ids: String, claimToken: String, leaseExpiry: Date, _ db: DB
     ) throws -> [DueDelivery] {
-        var notifications: [String: (notification: InboxNotification, push: PushOptions?)] = [:]
+        var pushOptions: [String: PushOptions] = [:]
         return try db.query(
             """
             SELECT d.id, d.user_id, d.device_token, d.provider, d.platform, d.environment, d.attempts,
@@ -97,27 +97,23 @@ enum DeliveryStatements {
             WHERE d.id IN (\(DB.jsonTextElements(ids)))
             """
         ) { row throws(StoreError) in
-            let notificationID = row.text(8)
-            let shared: (notification: InboxNotification, push: PushOptions?)
-            if let known = notifications[notificationID] {
-                shared = known
-            } else {
-                shared = (
-                    InboxNotification(
-                        id: notificationID, type: row.text(9), category: row.optionalText(10), title: row.text(11),
-                        body: row.text(12), data: try row.stringMap(13), deepLink: row.optionalText(14),
-                        hasDetail: try row.bool(15), createdAt: try row.date(16)),
-                    try row.optionalJSON(PushOptions.self, 17)
-                )
-                notifications[notificationID] = shared
+            let push = try row.optionalText(17).map { text throws(StoreError) in
+                if let known = pushOptions[text] { return known }
+                let decoded = try StoreJSON.decode(PushOptions.self, from: text)
+                pushOptions[text] = decoded
+                return decoded
             }
             let delivery = ClaimedDelivery(
                 id: row.text(0), claimToken: claimToken, userID: row.text(1), deviceToken: row.text(2),
                 provider: try row.enumValue(PushProvider.self, 3),
                 platform: try row.enumValue(DevicePlatform.self, 4),
                 environment: try row.enumValue(PushEnvironment.self, 5), attempts: try row.int(6) + 1,
-                leaseExpiresAt: leaseExpiry, expiresAt: try row.optionalDate(7), notification: shared.notification,
-                push: shared.push, badge: try row.int(18))
+                leaseExpiresAt: leaseExpiry, expiresAt: try row.optionalDate(7),
+                notification: InboxNotification(
+                    id: row.text(8), type: row.text(9), category: row.optionalText(10), title: row.text(11),
+                    body: row.text(12), data: try row.stringMap(13), deepLink: row.optionalText(14),
+                    hasDetail: try row.bool(15), createdAt: try row.date(16)),
+                push: push, badge: try row.int(18))
             return DueDelivery(delivery: delivery, expires: try row.optionalInt64(7), deviceLive: try row.bool(19))
         }
     }

@@ -4,9 +4,9 @@ import HeraldStore
 import Synchronization
 
 /// Writes the delivery worker's outcomes to the store, many per transaction: whatever arrived
-/// while the previous write ran goes into the next one (a group commit), so a busy worker makes
-/// a few hundred writes a second instead of one per delivery, and an idle one writes each
-/// outcome at once.
+/// while the previous write ran, or in the ``gatherTime`` after it, goes into the next one (a
+/// group commit). A busy worker makes at most a few hundred writes a second instead of one per
+/// delivery; an idle one writes an outcome at once.
 ///
 /// An outcome waiting here is not yet durable: a crash loses it, and its row, still claimed,
 /// is sent again once its lease runs out (at-least-once).
@@ -34,6 +34,10 @@ final class CompletionRecorder: Sendable {
 
     /// Outcomes written per transaction at most.
     static let maxBatch = 1_000
+    /// After a write that was not full, the time outcomes gather before the next. Each
+    /// transaction rewrites whole pages (of the rows and of the due index), so writing a
+    /// handful of outcomes at a time costs several page writes per delivery.
+    static let gatherTime: Duration = .milliseconds(5)
 
     private let store: any HeraldStore
     private let metrics: PushMetrics
@@ -74,6 +78,7 @@ final class CompletionRecorder: Sendable {
             }
             if !batch.isEmpty {
                 await write(batch)
+                if batch.count < Self.maxBatch && !finishing { try? await Task.sleep(for: Self.gatherTime) }
             } else if finishing {
                 return
             } else {

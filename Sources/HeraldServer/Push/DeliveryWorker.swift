@@ -96,43 +96,26 @@ final class DeliveryWorker: Sendable {
     private func send(_ claimed: [ClaimedDelivery]) async {
         let rows = claimed.filter { $0.provider != .expo }
         let expoBatches = Self.expoBatches(claimed.filter { $0.provider == .expo })
-        let payloads = Self.payloads(rows)
         await withTaskGroup(of: Void.self) { group in
             for batch in expoBatches { group.addTask { await self.deliverExpo(batch) } }
-            var pending = Array(zip(rows, payloads))[...]
+            var pending = rows[...]
             for _ in 0..<min(settings.concurrency, rows.count) {
-                let (row, payload) = pending.removeFirst()
-                group.addTask { await self.deliver(row, payload) }
+                let row = pending.removeFirst()
+                group.addTask { await self.deliver(row) }
             }
-            while await group.next() != nil, let (row, payload) = pending.popFirst() {
-                group.addTask { await self.deliver(row, payload) }
+            while await group.next() != nil, let row = pending.popFirst() {
+                group.addTask { await self.deliver(row) }
             }
-        }
-    }
-
-    /// The push of each row: built once per notification (a broadcast's rows share one), with
-    /// each row's own badge.
-    static func payloads(_ rows: [ClaimedDelivery]) -> [PushPayload] {
-        var built: [String: PushPayload] = [:]
-        return rows.map { row in
-            var payload: PushPayload
-            if let known = built[row.notification.id] {
-                payload = known
-            } else {
-                payload = PushPayload(notification: row.notification, options: row.push)
-                built[row.notification.id] = payload
-            }
-            payload.badge = row.badge
-            return payload
         }
     }
 
     /// Sends one row and records its outcome.
-    private func deliver(_ row: ClaimedDelivery, _ payload: PushPayload) async {
+    private func deliver(_ row: ClaimedDelivery) async {
         guard let client = senders.client(provider: row.provider, environment: row.environment) else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
             return
         }
+        let payload = PushPayload(notification: row.notification, badge: row.badge, options: row.push)
         let started = ContinuousClock.now
         let verdict: PushVerdict
         do {
