@@ -67,13 +67,14 @@ enum DeliveryStatements {
         return claimed
     }
 
-    /// Due rows, oldest due first: one range scan of the covering `deliveries_due` index. Rows
-    /// another worker is claiming at this moment are skipped (``StoreConnection/claimLock``).
+    /// Due rows, oldest due first and then in the order they were written (delivery ids sort by
+    /// time): one range scan of the covering `deliveries_due` index. Rows another worker is
+    /// claiming at this moment are skipped (``StoreConnection/claimLock``).
     static func dueDeliveriesQuery<DB: StoreConnection>(now: Date, limit: Int, _: DB.Type) -> SQL {
         """
         SELECT id FROM deliveries
         WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= \(now)
-        ORDER BY next_attempt_at LIMIT \(limit) \(DB.claimLock)
+        ORDER BY next_attempt_at, id LIMIT \(limit) \(DB.claimLock)
         """
     }
 

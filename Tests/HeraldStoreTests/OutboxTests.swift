@@ -131,15 +131,31 @@ struct OutboxTests {
 
 @Suite("Delivery ids")
 struct DeliveryIDTests {
-    @Test("a delivery id is a lower-case version 4 UUID, different every time")
+    @Test("a delivery id is a lower-case version 7 UUID carrying the time it was made, different every time")
     func shape() {
         var random = SystemRandomNumberGenerator()
+        let before = UInt64(Date().timeIntervalSince1970 * 1000)
         let ids = (0..<1_000).map { _ in DeliveryID.make(using: &random) }
+        let after = UInt64(Date().timeIntervalSince1970 * 1000)
         #expect(Set(ids).count == 1_000)
         for id in ids {
             let parsed = UUID(uuidString: id)
             #expect(parsed?.uuidString.lowercased() == id, "\(id)")
-            #expect(Array(id)[14] == "4" && "89ab".contains(Array(id)[19]), "\(id)")
+            #expect(Array(id)[14] == "7" && "89ab".contains(Array(id)[19]), "\(id)")
+            let milliseconds = UInt64(id.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16) ?? 0
+            // At most 1,000 ids borrow that many milliseconds from the future.
+            #expect(milliseconds >= before && milliseconds <= after + 1_000, "\(id)")
         }
+    }
+
+    @Test("ids sort in the order they were made: within one millisecond, and when the clock steps back")
+    func timeOrdered() {
+        var random = SystemRandomNumberGenerator()
+        let now = Date()
+        var ids = (0..<10_000).map { _ in DeliveryID.make(using: &random, now: now) }
+        ids += (0..<10).map { _ in DeliveryID.make(using: &random, now: now.addingTimeInterval(-60)) }
+        ids.append(DeliveryID.make(using: &random, now: now.addingTimeInterval(60)))
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
     }
 }
