@@ -134,6 +134,56 @@ enum DeliveryStatements {
 
     // MARK: Outcomes
 
+    /// Records `completions` in order, each under its own claim; false where the claim no
+    /// longer holds the row. The plain sends (the bulk of a busy worker's outcomes) go in one
+    /// statement, the others one by one.
+    static func completeAll<DB: StoreConnection>(_ completions: [DeliveryCompletion], now: Date, _ db: DB) throws
+        -> [Bool]
+    {
+        var held = [Bool](repeating: false, count: completions.count)
+        var sends: [(index: Int, completion: DeliveryCompletion, messageID: String?)] = []
+        for (index, completion) in completions.enumerated() {
+            if case .sent(let messageID) = completion.outcome {
+                sends.append((index, completion, messageID))
+            } else {
+                held[index] = try complete(completion, now: now, db)
+            }
+        }
+        guard !sends.isEmpty else { return held }
+        let outcomes = JSONWriter.text { writer in
+            writer.raw("[")
+            for (position, send) in sends.enumerated() {
+                writer.raw(position == 0 ? "[" : ",[")
+                writer.string(send.completion.id)
+                writer.raw(",")
+                writer.string(send.completion.claimToken)
+                writer.raw(",")
+                if let messageID = send.messageID { writer.string(messageID) } else { writer.raw("null") }
+                writer.raw("]")
+            }
+            writer.raw("]")
+        }
+        let recorded = try db.query(recordSentQuery(outcomes, now: now, DB.self)) { row throws(StoreError) in
+            row.text(0)
+        }
+        let recordedIDs = Set(recorded)
+        for send in sends { held[send.index] = recordedIDs.contains(send.completion.id) }
+        return held
+    }
+
+    /// Records the sends in the JSON array `outcomes` of `[id, claim token, provider message id]`
+    /// and answers the ids whose claim held: one lookup by key per element.
+    static func recordSentQuery<DB: StoreConnection>(_ outcomes: String, now: Date, _: DB.Type) -> SQL {
+        """
+        UPDATE deliveries SET status = \(DeliveryStatus.sent.rawValue), reason = NULL,
+            provider_message_id = element.value ->> 2, next_attempt_at = NULL, claim_token = NULL, updated_at = \(now)
+        FROM \(DB.jsonElements(outcomes))
+        WHERE deliveries.id = element.value ->> 0 AND deliveries.claim_token = element.value ->> 1
+          AND deliveries.status = \(DeliveryStatus.sending.rawValue)
+        RETURNING deliveries.id
+        """
+    }
+
     /// Records one outcome; false when `completion`'s claim no longer holds the row.
     static func complete(_ completion: DeliveryCompletion, now: Date, _ db: some StoreConnection) throws -> Bool {
         let claimed: SQL = """

@@ -22,6 +22,10 @@ protocol StoreConnection {
     /// A subquery answering the strings of the bound JSON array `json`, one row each.
     static func jsonTextElements(_ json: String) -> SQL
 
+    /// A `FROM` source of the elements of the bound JSON array `json`, one row each, named
+    /// `element`; `element.value ->> 0` reads the first item of an element that is an array.
+    static func jsonElements(_ json: String) -> SQL
+
     /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError)
 
@@ -64,6 +68,7 @@ extension SQLiteConnection: StoreConnection {
     static var rowIdentity: SQL { "rowid" }
 
     static func jsonTextElements(_ json: String) -> SQL { "SELECT value FROM json_each(\(json))" }
+    static func jsonElements(_ json: String) -> SQL { "json_each(\(json)) AS element" }
 
     /// A no-op: SQLite's one writer already runs publishes one after the other.
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {}
@@ -82,6 +87,7 @@ extension PostgresConnection: StoreConnection {
     static var rowIdentity: SQL { "ctid" }
 
     static func jsonTextElements(_ json: String) -> SQL { "SELECT json_array_elements_text(\(json)::json)" }
+    static func jsonElements(_ json: String) -> SQL { "json_array_elements(\(json)::json) AS element(value)" }
 
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {
         let key = claim.apiKeyID + ":" + claim.key

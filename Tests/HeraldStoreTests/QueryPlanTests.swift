@@ -95,6 +95,12 @@ struct QueryPlanTests {
                     try store.queryPlan(
                         DeliveryStatements.dueDeliveriesQuery(now: at(200), limit: 100, SQLiteConnection.self)),
                     using: "deliveries_due", covering: true)
+                let sends = try store.queryPlan(
+                    DeliveryStatements.recordSentQuery(#"[["d1","c1","m1"]]"#, now: at(200), SQLiteConnection.self))
+                #expect(
+                    sends.contains { $0.contains("SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)") }
+                        && !sends.contains { $0.hasPrefix("SCAN deliveries") },
+                    "\(sends)")
                 let devices = try store.queryPlan(OutboxStatements.activeDevicesQuery(users, SQLiteConnection.self))
                 #expect(
                     devices.contains { $0.contains("SEARCH devices USING INDEX devices_user (user_id=?)") },

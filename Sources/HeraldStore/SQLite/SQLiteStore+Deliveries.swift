@@ -22,7 +22,7 @@ extension SQLiteStore {
     public func completeDeliveries(_ completions: [DeliveryCompletion], now: Date) async throws -> [Bool] {
         guard !completions.isEmpty else { return [] }
         return try write { db in
-            try completions.map { completion in try DeliveryStatements.complete(completion, now: now, db) }
+            try DeliveryStatements.completeAll(completions, now: now, db)
         }
     }
 }

@@ -203,28 +203,40 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
                     Summary(token: "signed-out", status: .skipped, reason: "device_inactive"),
                 ])
         case .batchedOutcomes:
-            for token in ["a", "b", "c", "d"] { try await store.addDevice(token) }
+            for token in ["a", "b", "c", "d", "e", "f"] { try await store.addDevice(token) }
             try await store.publishPushed(["n1"])
-            let claimed = try await store.claimDueDeliveries(limit: 4, now: at(1), lease: 30)
+            let claimed = try await store.claimDueDeliveries(limit: 6, now: at(1), lease: 30)
             let byToken = Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceToken, $0) })
             let (a, b, c, d) = (byToken["a"]!, byToken["b"]!, byToken["c"]!, byToken["d"]!)
+            let (e, f) = (byToken["e"]!, byToken["f"]!)
+            #expect(
+                try await store.completeDelivery(
+                    id: f.id, claimToken: f.claimToken, outcome: .failed(reason: "BadTopic"), now: at(2)))
             let held = try await store.completeDeliveries(
                 [
                     DeliveryCompletion(id: a.id, claimToken: a.claimToken, outcome: .sent(providerMessageID: "m-a")),
                     DeliveryCompletion(id: b.id, claimToken: "another-claim", outcome: .sent(providerMessageID: nil)),
                     DeliveryCompletion(id: c.id, claimToken: c.claimToken, outcome: .pruned(reason: "Unregistered")),
                     DeliveryCompletion(id: d.id, claimToken: d.claimToken, outcome: .retry(at: at(20), reason: "503")),
-                ], now: at(2))
-            #expect(held == [true, false, true, true], "a stale claim token changes nothing, the others still land")
+                    DeliveryCompletion(id: e.id, claimToken: e.claimToken, outcome: .sent(providerMessageID: nil)),
+                    DeliveryCompletion(id: f.id, claimToken: f.claimToken, outcome: .sent(providerMessageID: "m-f")),
+                ], now: at(3))
+            #expect(
+                held == [true, false, true, true, true, false],
+                "a stale claim token and a row already final change nothing, the others still land")
 
             let records = Dictionary(
                 uniqueKeysWithValues: try await store.deliveries(notificationID: "n1").map { ($0.deviceToken, $0) })
             #expect(records["a"]?.status == .sent && records["a"]?.providerMessageID == "m-a")
+            #expect(records["a"]?.nextAttemptAt == nil && records["a"]?.updatedAt == at(3))
             #expect(records["b"]?.status == .sending, "still claimed: its lease brings it back")
             #expect(records["c"]?.status == .failed && records["c"]?.reason == "Unregistered")
             #expect(records["d"]?.status == .queued && records["d"]?.nextAttemptAt == at(20))
+            #expect(records["e"]?.status == .sent && records["e"]?.providerMessageID == nil)
+            #expect(records["f"]?.status == .failed && records["f"]?.providerMessageID == nil)
             let active = try await store.devices(userID: "u1").filter(\.active).map(\.token)
-            #expect(active.sorted() == ["a", "b", "d"], "the pruned token is deactivated")
+            #expect(active.sorted() == ["a", "b", "d", "e", "f"], "the pruned token is deactivated")
+            #expect(try await store.claimDueDeliveries(limit: 6, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
         }
     }
