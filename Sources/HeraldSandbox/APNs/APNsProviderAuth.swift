@@ -34,10 +34,11 @@ final class APNsProviderAuth: Sendable {
 
     /// Nil when `authorization` carries a token APNs would take at `now`, else why not.
     func check(_ authorization: String?, now: Date) -> APNsReason? {
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
-            return .missingProviderToken
-        }
-        let token = String(authorization.dropFirst(7))
+        // Bytes, not characters: this runs once per push, and a JWT is a few hundred ASCII bytes.
+        guard let authorization, authorization.utf8.count > 7,
+            String(decoding: authorization.utf8.prefix(7), as: UTF8.self).lowercased() == "bearer "
+        else { return .missingProviderToken }
+        let token = String(decoding: authorization.utf8.dropFirst(7), as: UTF8.self)
         if let iat = state.withLock({ $0.adopted[token] }) {
             return Self.isExpired(iat: iat, now: now) ? .expiredProviderToken : nil
         }

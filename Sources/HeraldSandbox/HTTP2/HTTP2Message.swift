@@ -39,7 +39,8 @@ public struct HTTP2Request: Sendable {
 
     /// The first value of the field `name` (any case), if present.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
+        let wanted =
+            name.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? name.lowercased() : name
         return headers.first { $0.name == wanted }?.value
     }
 }
