@@ -38,8 +38,11 @@ enum DeliveryStatements {
         }
         guard !due.isEmpty else { return [] }
         let rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
-        let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
-        let sorted = rows.sorted { order[$0.delivery.id, default: 0] < order[$1.delivery.id, default: 0] }
+        // Back in due order: one lookup per row (a sort would look up both sides of each comparison).
+        let position = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
+        var placed = [DueDelivery?](repeating: nil, count: due.count)
+        for row in rows { if let index = position[row.delivery.id] { placed[index] = row } }
+        let sorted = placed.compactMap { $0 }
 
         var expired: [String] = []
         var gone: [String] = []
