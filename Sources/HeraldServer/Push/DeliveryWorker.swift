@@ -93,18 +93,18 @@ final class DeliveryWorker: Sendable {
     }
 
     /// Sends `claimed`, at most `concurrency` at once; Expo rows go together, up to 100 a request.
+    ///
+    /// Each of `concurrency` lanes takes the next row as soon as its last one is done: one task
+    /// per lane rather than one per row, so a send costs no task of its own.
     private func send(_ claimed: [ClaimedDelivery]) async {
-        let rows = claimed.filter { $0.provider != .expo }
+        let rows = RowQueue(claimed.filter { $0.provider != .expo })
         let expoBatches = Self.expoBatches(claimed.filter { $0.provider == .expo })
         await withTaskGroup(of: Void.self) { group in
             for batch in expoBatches { group.addTask { await self.deliverExpo(batch) } }
-            var pending = rows[...]
             for _ in 0..<min(settings.concurrency, rows.count) {
-                let row = pending.removeFirst()
-                group.addTask { await self.deliver(row) }
-            }
-            while await group.next() != nil, let row = pending.popFirst() {
-                group.addTask { await self.deliver(row) }
+                group.addTask {
+                    while let row = rows.next() { await self.deliver(row) }
+                }
             }
         }
     }
@@ -185,5 +185,23 @@ final class DeliveryWorker: Sendable {
         recorder.add(
             DeliveryCompletion(id: row.id, claimToken: row.claimToken, outcome: outcome),
             provider: row.provider.rawValue, label: label)
+    }
+}
+
+/// The rows of one claim, handed out once each to the delivery worker's lanes, in order.
+private final class RowQueue: Sendable {
+    private let rows: [ClaimedDelivery]
+    private let taken = Atomic<Int>(0)
+
+    init(_ rows: [ClaimedDelivery]) {
+        self.rows = rows
+    }
+
+    var count: Int { rows.count }
+
+    /// The next row no lane has taken, or nil when all have been.
+    func next() -> ClaimedDelivery? {
+        let index = taken.add(1, ordering: .relaxed).oldValue
+        return index < rows.count ? rows[index] : nil
     }
 }
