@@ -66,9 +66,16 @@ struct APNsRequestReader: Sendable {
         guard !body.isEmpty else { throw refuse(.payloadEmpty) }
         let limit = pushType == "voip" ? Self.maximumVoIPPayload : Self.maximumPayload
         guard body.count <= limit else { throw refuse(.payloadTooLarge) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            object["aps"] is [String: Any]
-        else { throw refuse(.badPayload) }
+        guard APNsPayloadScanner.isPushPayload(body) ?? Self.parsesAsPushPayload(body) else {
+            throw refuse(.badPayload)
+        }
+    }
+
+    /// The full parser's answer to what ``APNsPayloadScanner`` checks: one JSON object whose
+    /// `aps` member is an object.
+    static func parsesAsPushPayload(_ body: [UInt8]) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return false }
+        return object["aps"] is [String: Any]
     }
 
     /// Whether a header name appears twice (names arrive lowercase). A push has about ten
