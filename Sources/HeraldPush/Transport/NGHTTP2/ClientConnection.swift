@@ -77,9 +77,6 @@ final class ClientConnection {
     /// Still being set up, or waiting for the server's SETTINGS: it will take more streams soon.
     var awaitsServerLimit: Bool { isUsable && !serverSettingsReceived }
 
-    /// Requests on its streams whose callers still wait.
-    var hasStreams: Bool { !streams.isEmpty }
-
     // MARK: Setting up
 
     func addressesResolved(_ result: Result<[SocketAddress], HTTP2ClientError>) {
@@ -199,7 +196,10 @@ final class ClientConnection {
             connected()
         case .handshaking: continueHandshake()
         case .open:
-            if events & (EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { readAll() }
+            // A TLS read may have waited for the socket to take a write.
+            let readable =
+                EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue | (tls != nil ? EPOLLOUT.rawValue : 0)
+            if events & readable != 0 { readAll() }
             if state == .open { loop.markDirty(self) }
         }
     }
@@ -321,9 +321,16 @@ final class ClientConnection {
         close()
     }
 
-    /// Frees the socket, the TLS object and the session, and leaves the pool.
-    func close() {
+    /// Frees the socket, the TLS object and the session, and leaves the pool; a request still on
+    /// a stream (none, when the session ended cleanly) fails as lost.
+    private func close() {
         guard state != .closed else { return }
+        if !streams.isEmpty {
+            return lose(
+                HTTP2ClientError(
+                    kind: .connectionLost, code: 0, library: "Herald",
+                    message: "the connection to \(origin.host) port \(origin.port) closed with the stream open"))
+        }
         state = .closed
         if watching { loop.unwatch(self) }
         watching = false

@@ -72,7 +72,10 @@ final class ClientLoop {
     /// Takes what callers sent; false when the client is closing.
     private func takeMail() -> Bool {
         let mail = mailbox.take()
-        guard !mail.closing else { return false }
+        guard !mail.closing else {
+            for request in mail.queued { request.resume(.failure(HTTP2ClientError.shutDown)) }
+            return false
+        }
         for request in mail.queued {
             if request.cancelRequested {
                 request.resume(.failure(CancellationError()))

@@ -25,9 +25,14 @@ final class ClientTLSContext: @unchecked Sendable {
             throw NativeCall.openSSLError("SSL_CTX_set_alpn_protos")
         }
         if let caFile {
-            let loaded = SSL_CTX_load_verify_locations(handle, caFile, nil)
-            trustError =
-                loaded == 1 ? nil : NativeCall.openSSLError("SSL_CTX_load_verify_locations", kind: .certificate)
+            if SSL_CTX_load_verify_locations(handle, caFile, nil) == 1 {
+                trustError = nil
+            } else {
+                let failure = NativeCall.openSSLError("SSL_CTX_load_verify_locations")
+                trustError = HTTP2ClientError(
+                    kind: .certificate, code: failure.code, library: "OpenSSL",
+                    message: "cannot use the CA file \(caFile): \(failure.message)")
+            }
         } else {
             trustError =
                 SSL_CTX_set_default_verify_paths(handle) == 1
