@@ -43,6 +43,31 @@ struct HTTP2ClientEngineTests {
         await server.stop()
     }
 
+    @Test func aRequestWaitsForAFreeStreamRatherThanAnotherConnection() async throws {
+        // One stream per connection and one connection: a request behind a hanging one waits,
+        // unsent, until its timeout; a cancelled one leaves at once.
+        let server = try await NGHTTPD.start(options: ["--max-concurrent-streams=1"])
+        let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 1)
+        #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
+        let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
+        try await server.waitUntilHanging()
+
+        let waiting = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(url: server.url("/hello.txt"), timeout: .milliseconds(200)))
+        }
+        #expect(waiting?.kind == .timedOut)
+        let cancelled = Task { try await client.send(HTTP2Request(url: server.url("/hello.txt"))) }
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(client.connectionsOpened == 1)
+
+        await client.shutdown()
+        let closed = await #expect(throws: HTTP2ClientError.self) { try await hanging.value }
+        #expect(closed?.kind == .closed)
+        #expect(client.liveHandles == 0)
+        await server.stop()
+    }
+
     @Test func finishedStreamsAreNeverReset() async throws {
         // nghttp2 servers end a connection with GOAWAY after about 1,000 client resets, so 3,000
         // requests on one connection fail or reconnect if the client resets finished streams

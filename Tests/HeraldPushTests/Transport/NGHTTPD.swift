@@ -34,24 +34,28 @@ final class NGHTTPD: Sendable {
     func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// Starts nghttpd on `port` (nil: a free one), over TLS unless `cleartext` (h2c), with
-    /// `options` added, and waits until it accepts connections.
+    /// `options` added, and waits until it accepts connections. A free port can be taken (by a
+    /// client's outgoing connection) before nghttpd binds it: then it tries another.
     static func start(port: Int? = nil, cleartext: Bool = false, options: [String] = []) async throws -> NGHTTPD {
         let certificate = try await TestCertificate.shared.value
-        let root = try makeRoot()
-        let port = try port ?? freePort()
-        let identity = cleartext ? ["--no-tls"] : []
-        let process = try ChildProcess.spawn(
-            "/usr/sbin/nghttpd",
-            identity + options + ["--echo-upload", "-d", root.path, String(port)]
-                + (cleartext ? [] : [certificate.keyFile, certificate.certificateFile]),
-            captureOutput: false, captureError: false)
-        let server = NGHTTPD(port: port, scheme: cleartext ? "http" : "https", root: root, process: process)
-        for _ in 0..<250 {
-            if canConnect(port) { return server }
-            try await Task.sleep(for: .milliseconds(20))
+        for _ in 0..<5 {
+            let root = try makeRoot()
+            let chosen = try port ?? freePort()
+            let identity = cleartext ? ["--no-tls"] : []
+            let process = try ChildProcess.spawn(
+                "/usr/sbin/nghttpd",
+                identity + options + ["--echo-upload", "-d", root.path, String(chosen)]
+                    + (cleartext ? [] : [certificate.keyFile, certificate.certificateFile]),
+                captureOutput: false, captureError: false)
+            let server = NGHTTPD(port: chosen, scheme: cleartext ? "http" : "https", root: root, process: process)
+            for _ in 0..<250 where process.exitIfEnded == nil {
+                if canConnect(chosen) { return server }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            await server.stop()
+            guard port == nil, process.exitIfEnded != nil else { break }
         }
-        await server.stop()
-        throw NGHTTPDError(message: "nghttpd did not listen on port \(port)")
+        throw NGHTTPDError(message: "nghttpd did not listen on \(port.map { "port \($0)" } ?? "a free port")")
     }
 
     /// Whether the server is stuck answering `GET /hang` (so requests sent so far are in flight).
