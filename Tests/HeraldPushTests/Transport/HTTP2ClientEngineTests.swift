@@ -68,6 +68,19 @@ struct HTTP2ClientEngineTests {
         await server.stop()
     }
 
+    @Test(arguments: HTTP2Engine.allCases) func connectTimeoutIsTyped(engine: HTTP2Engine) async throws {
+        let listener = try FullBacklogListener()
+        defer { listener.close() }
+        let client = try HTTP2Client(
+            configuration: HTTP2ClientConfiguration(connectTimeout: .milliseconds(300), engine: engine))
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(url: "https://127.0.0.1:\(listener.port)/"))
+        }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.isRetryable == true)
+        await client.shutdown()
+    }
+
     @Test func finishedStreamsAreNeverReset() async throws {
         // nghttp2 servers end a connection with GOAWAY after about 1,000 client resets, so 3,000
         // requests on one connection fail or reconnect if the client resets finished streams
@@ -174,5 +187,43 @@ private final class TLSServerWithoutH2: Sendable {
     func stop() async {
         process.send(SIGKILL)
         _ = await process.exit()
+    }
+}
+
+/// A loopback listener that never accepts, its backlog filled: the kernel drops further SYNs, so
+/// a connect to it hangs until the client gives up.
+private final class FullBacklogListener: Sendable {
+    let port: Int
+    private let descriptors: [Int32]
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 0) == 0 else {
+            Glibc.close(listener)
+            throw NGHTTPDError(message: "could not listen")
+        }
+        var fillers: [Int32] = []
+        for _ in 0..<4 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+            }
+            fillers.append(filler)
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        descriptors = [listener] + fillers
+    }
+
+    func close() {
+        for descriptor in descriptors { Glibc.close(descriptor) }
     }
 }

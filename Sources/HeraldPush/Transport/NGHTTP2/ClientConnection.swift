@@ -18,7 +18,7 @@ final class ClientConnection {
     private unowned let pool: OriginPool
     private(set) var state = State.resolving
     private(set) var fd: Int32 = -1
-    /// Connecting, handshaking and the first SETTINGS must end by then.
+    /// Connecting (the lookup included) and the TLS handshake must end by then.
     let setupDeadline: ContinuousClock.Instant
     private var addresses: [SocketAddress] = []
     private var nextAddress = 0
