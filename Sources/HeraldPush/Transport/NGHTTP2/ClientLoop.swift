@@ -47,6 +47,8 @@ final class ClientLoop {
     }
 
     private func run() {
+        // Named for profiles and `top -H` (a new thread would carry its creator's name).
+        _ = pthread_setname_np(pthread_self(), "herald-h2c")
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = Self.wakeTag
