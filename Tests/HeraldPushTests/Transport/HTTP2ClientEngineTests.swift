@@ -22,7 +22,7 @@ struct HTTP2ClientEngineTests {
 
     @Test func serverStreamLimitIsRespected() async throws {
         // nghttpd allows 4 streams per connection: 40 requests at once need both connections.
-        let server = try await NGHTTPD.start(options: ["--max-concurrent-streams=4"])
+        let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=4"])
         let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 2)
         // The first connection learns the limit from the server's SETTINGS.
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
@@ -46,7 +46,7 @@ struct HTTP2ClientEngineTests {
     @Test func aRequestWaitsForAFreeStreamRatherThanAnotherConnection() async throws {
         // One stream per connection and one connection: a request behind a hanging one waits,
         // unsent, until its timeout; a cancelled one leaves at once.
-        let server = try await NGHTTPD.start(options: ["--max-concurrent-streams=1"])
+        let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=1"])
         let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 1)
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
@@ -83,15 +83,17 @@ struct HTTP2ClientEngineTests {
 
     @Test func finishedStreamsAreNeverReset() async throws {
         // nghttp2 servers end a connection with GOAWAY after about 1,000 client resets, so 3,000
-        // requests on one connection fail or reconnect if the client resets finished streams
-        // (libcurl 7.88 does).
-        let server = try await NGHTTPD.start()
+        // requests on one connection fail or reconnect if the client resets finished streams.
+        // libcurl 7.88 does when a POST's answer has no body (HEADERS ending the stream, as APNs
+        // answers 200): with it this test sees 3 connections. nghttpd serves the empty file
+        // without reading the upload (no --echo-upload).
+        let server = try await NGHTTPD.start(options: [])
         let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 1)
-        let request = HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: Array("{}".utf8))
+        let request = HTTP2Request(method: "POST", url: server.url("/empty"), body: Array(repeating: 0x41, count: 100))
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             var failures = 0
             for index in 0..<3_000 {
-                if index >= 64, let failed = try await group.next() { failures += failed }
+                if index >= 256, let failed = try await group.next() { failures += failed }
                 group.addTask { try await client.send(request).status == 200 ? 0 : 1 }
             }
             return try await group.reduce(failures, +)

@@ -34,9 +34,12 @@ final class NGHTTPD: Sendable {
     func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// Starts nghttpd on `port` (nil: a free one), over TLS unless `cleartext` (h2c), with
-    /// `options` added, and waits until it accepts connections. A free port can be taken (by a
+    /// `options` added (the default echoes POST bodies: `--echo-upload`), and waits until it
+    /// accepts connections. A free port can be taken (by a
     /// client's outgoing connection) before nghttpd binds it: then it tries another.
-    static func start(port: Int? = nil, cleartext: Bool = false, options: [String] = []) async throws -> NGHTTPD {
+    static func start(port: Int? = nil, cleartext: Bool = false, options: [String] = ["--echo-upload"]) async throws
+        -> NGHTTPD
+    {
         let certificate = try await TestCertificate.shared.value
         for _ in 0..<5 {
             let root = try makeRoot()
@@ -44,7 +47,7 @@ final class NGHTTPD: Sendable {
             let identity = cleartext ? ["--no-tls"] : []
             let process = try ChildProcess.spawn(
                 "/usr/sbin/nghttpd",
-                identity + options + ["--echo-upload", "-d", root.path, String(chosen)]
+                identity + options + ["-d", root.path, String(chosen)]
                     + (cleartext ? [] : [certificate.keyFile, certificate.certificateFile]),
                 captureOutput: false, captureError: false)
             let server = NGHTTPD(port: chosen, scheme: cleartext ? "http" : "https", root: root, process: process)
@@ -80,6 +83,7 @@ final class NGHTTPD: Sendable {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Data("hello\n".utf8).write(to: root.appendingPathComponent("hello.txt"))
+        try Data().write(to: root.appendingPathComponent("empty"))
         guard mkfifo(root.appendingPathComponent("hang").path, 0o600) == 0 else {
             throw NGHTTPDError(message: "mkfifo failed")
         }
