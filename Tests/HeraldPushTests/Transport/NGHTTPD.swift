@@ -7,8 +7,9 @@ import Synchronization
 /// Herald's sandbox exists. (h2c only for the nghttp2 engine: libcurl 7.88.1 fails every request
 /// after the first on a prior-knowledge connection, curl issue 10634.)
 ///
-/// It serves `hello.txt`, echoes the body of any POST, and hangs (the whole server, blocked
-/// opening a FIFO) on `GET /hang`, which keeps requests in flight for as long as a test needs.
+/// It serves `hello.txt` and `empty`, echoes the body of any POST (unless started without
+/// `--echo-upload`), and hangs (the whole server, blocked opening a FIFO) on `GET /hang`, which
+/// keeps requests in flight for as long as a test needs.
 /// Nothing here blocks a cooperative thread: the exit is awaited through ``ChildProcess``.
 final class NGHTTPD: Sendable {
     let port: Int
@@ -35,8 +36,8 @@ final class NGHTTPD: Sendable {
 
     /// Starts nghttpd on `port` (nil: a free one), over TLS unless `cleartext` (h2c), with
     /// `options` added (the default echoes POST bodies: `--echo-upload`), and waits until it
-    /// accepts connections. A free port can be taken (by a
-    /// client's outgoing connection) before nghttpd binds it: then it tries another.
+    /// accepts connections. A free port can be taken (by a client's outgoing connection) before
+    /// nghttpd binds it: then it tries another.
     static func start(port: Int? = nil, cleartext: Bool = false, options: [String] = ["--echo-upload"]) async throws
         -> NGHTTPD
     {
