@@ -51,7 +51,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     public let code: Int
     /// The library's text for the failure, with the detailed message when there is one.
     public let message: String
-    /// Which library `code` belongs to ("libcurl", "nghttp2", "HTTP/2", "OpenSSL", "system").
+    /// Which library `code` belongs to: "libcurl", "nghttp2", "HTTP/2" (an error code the server
+    /// sent), "OpenSSL", "system", "getaddrinfo", or "Herald" (its own checks).
     private let library: String
 
     /// Whether sending the same request again later may succeed.
@@ -70,7 +71,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The failure of a request the client no longer takes or finishes.
-    static let shutDown = HTTP2ClientError(kind: .closed, code: 0, message: "the HTTP/2 client was shut down")
+    static let shutDown = HTTP2ClientError(
+        kind: .closed, code: 0, library: "Herald", message: "the HTTP/2 client was shut down")
 
     /// The error of a failed transfer.
     init(_ result: CURLcode, detail: String) {
