@@ -30,8 +30,9 @@ let package = Package(
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel"]),
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
-        // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
-        .target(name: "HeraldPush", dependencies: ["CCurl", "HeraldModel", "HeraldCrypto"]),
+        // libnghttp2 and OpenSSL (Transport/NGHTTP2/) or libcurl multi (Transport/), the APNs
+        // client (APNs/), verdicts and retry policy (Delivery/).
+        .target(name: "HeraldPush", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto"]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(

@@ -15,6 +15,11 @@ static inline long herald_SSL_CTX_set_partial_write_modes(SSL_CTX *context) {
     return SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 }
 
+/// `SSL_set_tlsext_host_name` is a macro over `SSL_ctrl`: the name a client sends as SNI.
+static inline int herald_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
 /// `EVP_EC_gen` is a macro over the variadic `EVP_PKEY_Q_keygen`: a new P-256 key, or NULL.
 static inline EVP_PKEY *herald_EVP_PKEY_generate_p256(void) {
     return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");

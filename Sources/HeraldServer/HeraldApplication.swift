@@ -43,7 +43,8 @@ public final class HeraldApplication: Sendable {
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
             broadcastWake: broadcastWake, now: now)
         let senders = try PushSenders(
-            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, now: now)
+            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo,
+            engine: configuration.pushHTTPEngine, now: now)
         self.senders = senders
         self.receiptPoller = senders.expo.map { client in
             ExpoReceiptPoller(

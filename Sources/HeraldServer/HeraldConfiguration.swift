@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldPush
 
 /// Everything `herald serve` can be told. Every field has a flag and an environment twin.
 public struct HeraldConfiguration: Sendable {
@@ -26,6 +27,8 @@ public struct HeraldConfiguration: Sendable {
     public var expo = ExpoSettings()
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
+    /// The HTTP/2 client implementation the push providers are reached through.
+    public var pushHTTPEngine: HTTP2Engine = .nghttp2
     /// Chunking and lease of the broadcast runner.
     public var broadcasts = BroadcastSettings()
 

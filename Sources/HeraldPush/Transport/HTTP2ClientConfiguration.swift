@@ -5,6 +5,7 @@ public struct HTTP2ClientConfiguration: Sendable {
         /// HTTP/2 through TLS ALPN (`https://`), the providers' way.
         case tls
         /// HTTP/2 with prior knowledge over cleartext (`http://`, h2c), for local sandboxes.
+        /// (The nghttp2 engine speaks h2c to every `http://` URL and TLS to every `https://` one.)
         case priorKnowledge
     }
 
@@ -23,11 +24,13 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// A PEM file of the certificate authorities to trust instead of the system's (a sandbox's
     /// self-signed certificate).
     public var caFile: String?
+    /// The HTTP/2 implementation: libnghttp2 (the default) or libcurl.
+    public var engine: HTTP2Engine
 
     public init(
         negotiation: Negotiation = .tls, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
-        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil
+        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil, engine: HTTP2Engine = .nghttp2
     ) {
         self.negotiation = negotiation
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -36,5 +39,6 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.keepAliveIdle = keepAliveIdle
         self.caFile = caFile
+        self.engine = engine
     }
 }

@@ -3,7 +3,7 @@ import CCurl
 /// Why an HTTP/2 exchange failed before a response arrived.
 ///
 /// The delivery worker decides on `kind` (and `isRetryable`); `description` is safe to log and
-/// `debugDescription` adds libcurl's code and detailed message.
+/// `debugDescription` adds the library and its code (libcurl, nghttp2, OpenSSL or the system).
 public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertible,
     CustomDebugStringConvertible
 {
@@ -20,8 +20,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         public static let connectionRefused = Kind(code: .connectionRefused)
         /// The connection was reset or closed while the request was in flight.
         public static let connectionLost = Kind(code: .connectionLost)
-        /// The server ended the connection with GOAWAY (or broke HTTP/2 framing) before
-        /// answering: libcurl 7.88 reports both as one code and does not retry refused streams.
+        /// The server ended the connection with GOAWAY before processing the request (or broke
+        /// HTTP/2 framing): the request may be sent again. libcurl 7.88 reports both as one code.
         public static let goaway = Kind(code: .goaway)
         /// The server reset the request's stream (RST_STREAM) before answering it.
         public static let streamReset = Kind(code: .streamReset)
@@ -36,7 +36,8 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
         public static let closed = Kind(code: .closed)
         /// The request itself is malformed (a bad URL, an unsupported option).
         public static let invalidRequest = Kind(code: .invalidRequest)
-        /// Anything else libcurl reports.
+        /// Anything else the HTTP/2 library reports (such as a server that does not offer HTTP/2
+        /// through ALPN).
         public static let other = Kind(code: .other)
 
         public var description: String { code.rawValue }
@@ -44,10 +45,15 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The class of failure.
     public let kind: Kind
-    /// libcurl's `CURLcode` or `CURLMcode` value (0 when the failure is Herald's own).
+    /// The library's code: libcurl's `CURLcode` or `CURLMcode`; for the nghttp2 engine an
+    /// nghttp2 error (negative), the HTTP/2 error code of a reset or GOAWAY, an `errno`, or an
+    /// OpenSSL error (0 when the failure is Herald's own).
     public let code: Int
-    /// libcurl's text for the code, with the transfer's detailed message when there is one.
+    /// The library's text for the failure, with the detailed message when there is one.
     public let message: String
+    /// Which library `code` belongs to: "libcurl", "nghttp2", "HTTP/2" (an error code the server
+    /// sent), "OpenSSL", "system", "getaddrinfo", or "Herald" (its own checks).
+    private let library: String
 
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool {
@@ -55,13 +61,18 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     public var description: String { "HTTP/2 \(kind): \(message)" }
-    public var debugDescription: String { "HTTP/2 \(kind) (libcurl code \(code)): \(message)" }
+    public var debugDescription: String { "HTTP/2 \(kind) (\(library) code \(code)): \(message)" }
 
-    init(kind: Kind, code: Int, message: String) {
+    init(kind: Kind, code: Int, library: String = "libcurl", message: String) {
         self.kind = kind
         self.code = code
+        self.library = library
         self.message = message
     }
+
+    /// The failure of a request the client no longer takes or finishes.
+    static let shutDown = HTTP2ClientError(
+        kind: .closed, code: 0, library: "Herald", message: "the HTTP/2 client was shut down")
 
     /// The error of a failed transfer.
     init(_ result: CURLcode, detail: String) {

@@ -2,7 +2,8 @@
 /// them costs the caller's thread, not the one thread every transfer shares.
 struct ReceivedResponse: Sendable {
     var status: Int
-    /// The status line and header lines as received, each ending in CRLF.
+    /// The header lines as received ("name: value", each ending in CRLF; libcurl's start with
+    /// the status line).
     var head: [UInt8]
     var body: [UInt8]
 

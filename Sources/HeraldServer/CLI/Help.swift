@@ -67,6 +67,8 @@ enum Help {
           --push-retry-cap SECONDS    Longest retry wait [HERALD_PUSH_RETRY_CAP] (default 1800)
           --push-max-attempts N       Attempts before a delivery fails [HERALD_PUSH_MAX_ATTEMPTS]
                                       (default 8)
+          --push-http-engine ENGINE   HTTP/2 client of the providers: nghttp2 or libcurl
+                                      [HERALD_PUSH_HTTP_ENGINE] (default nghttp2)
         Rows for a provider that is not configured (APNs or FCM without settings) end failed
         with reason provider_not_configured.
 

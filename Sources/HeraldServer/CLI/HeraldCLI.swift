@@ -80,6 +80,7 @@ public struct HeraldCLI: Sendable {
         configuration.apns = try args.apnsSettings()
         configuration.fcm = try args.fcmSettings()
         configuration.pushWorker = try args.pushWorkerSettings()
+        configuration.pushHTTPEngine = try args.pushHTTPEngine()
         configuration.expo = try args.expoSettings()
         let logger = Logger(label: "herald", level: configuration.logLevel)
         let app = try await HeraldApplication(configuration: configuration, logger: logger)

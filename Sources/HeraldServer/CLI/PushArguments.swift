@@ -1,4 +1,5 @@
 import Foundation
+import HeraldPush
 
 extension Arguments {
     /// The `serve` flags of push delivery (each with its `HERALD_*` twin).
@@ -6,7 +7,8 @@ extension Arguments {
         "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
         "fcm-service-account", "fcm-base-url", "fcm-ca-file",
         "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
-        "push-max-attempts", "expo-base-url", "expo-access-token", "expo-ca-file", "expo-receipt-delay",
+        "push-max-attempts", "push-http-engine", "expo-base-url", "expo-access-token", "expo-ca-file",
+        "expo-receipt-delay",
     ]
 
     /// The Expo settings: on by default against `https://exp.host`, changed by what is given.
@@ -72,6 +74,17 @@ extension Arguments {
             throw CLIError("--push-retry-cap must be at least --push-retry-base")
         }
         return settings
+    }
+
+    /// The HTTP/2 engine of the push clients: nghttp2 unless `--push-http-engine` names another.
+    func pushHTTPEngine() throws -> HTTP2Engine {
+        guard let raw = value("push-http-engine") else { return .nghttp2 }
+        guard let engine = HTTP2Engine(rawValue: raw) else {
+            throw CLIError(
+                "--push-http-engine (HERALD_PUSH_HTTP_ENGINE) must be "
+                    + HTTP2Engine.allCases.map(\.rawValue).joined(separator: " or ") + ", not \"\(raw)\"")
+        }
+        return engine
     }
 
     /// A number of seconds (fractions allowed) in `range`.

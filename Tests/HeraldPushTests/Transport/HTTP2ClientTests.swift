@@ -2,18 +2,26 @@ import Foundation
 import HeraldPush
 import Testing
 
+/// Every test runs against both engines.
 @Suite("HTTP2Client against nghttpd")
 struct HTTP2ClientTests {
     /// HTTP/2 over TLS, trusting the test certificate.
-    private func makeClient() async throws -> HTTP2Client {
+    static func makeClient(_ engine: HTTP2Engine, maxConnectionsPerHost: Int = 2) async throws -> HTTP2Client {
         try HTTP2Client(
             configuration: HTTP2ClientConfiguration(
-                maxConnectionsPerHost: 2, caFile: try await TestCertificate.shared.value.certificateFile))
+                maxConnectionsPerHost: maxConnectionsPerHost,
+                caFile: try await TestCertificate.shared.value.certificateFile, engine: engine))
     }
 
-    @Test func getAndPostRoundTrip() async throws {
+    /// `liveHandles` of a client with no request in flight: libcurl's multi handle; nghttp2's TLS
+    /// context plus an `SSL` object and a session per open connection.
+    static func idleHandles(_ engine: HTTP2Engine, openConnections: Int) -> Int {
+        engine == .libcurl ? 1 : 1 + 2 * openConnections
+    }
+
+    @Test(arguments: HTTP2Engine.allCases) func getAndPostRoundTrip(engine: HTTP2Engine) async throws {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
 
         let hello = try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         #expect(hello.status == 200)
@@ -33,9 +41,11 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test func multiplexesConcurrentRequestsOverFewConnections() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func multiplexesConcurrentRequestsOverFewConnections(engine: HTTP2Engine)
+        async throws
+    {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<200 {
                 group.addTask {
@@ -50,9 +60,9 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test func requestTimeoutIsTyped() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func requestTimeoutIsTyped(engine: HTTP2Engine) async throws {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hang"), timeout: .milliseconds(300)))
         }
@@ -61,8 +71,8 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test func connectionRefusedIsTyped() async throws {
-        let client = try await makeClient()
+    @Test(arguments: HTTP2Engine.allCases) func connectionRefusedIsTyped(engine: HTTP2Engine) async throws {
+        let client = try await Self.makeClient(engine)
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
         }
@@ -71,9 +81,9 @@ struct HTTP2ClientTests {
         #expect(error?.message.contains("Failed to connect") == true)
     }
 
-    @Test func untrustedCertificateIsTypedAndFinal() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func untrustedCertificateIsTypedAndFinal(engine: HTTP2Engine) async throws {
         let server = try await NGHTTPD.start()
-        let client = try HTTP2Client()
+        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(engine: engine))
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         }
@@ -82,8 +92,10 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test func headerWithALineBreakIsRefusedBeforeSending() async throws {
-        let client = try await makeClient()
+    @Test(arguments: HTTP2Engine.allCases) func headerWithALineBreakIsRefusedBeforeSending(engine: HTTP2Engine)
+        async throws
+    {
+        let client = try await Self.makeClient(engine)
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(
                 HTTP2Request(url: "https://127.0.0.1:1/", headers: [("apns-topic", "app\r\nx-injected: 1")]))
@@ -92,9 +104,11 @@ struct HTTP2ClientTests {
         #expect(client.liveHandles == 1)
     }
 
-    @Test func killedServerFailsEveryInFlightRequestThenALaterOneReconnects() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func killedServerFailsEveryInFlightRequestThenALaterOneReconnects(
+        engine: HTTP2Engine
+    ) async throws {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
@@ -117,14 +131,14 @@ struct HTTP2ClientTests {
         await restarted.stop()
     }
 
-    @Test func cancellingARequestInFlightRemovesIt() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func cancellingARequestInFlightRemovesIt(engine: HTTP2Engine) async throws {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
         hanging.cancel()
         await #expect(throws: CancellationError.self) { try await hanging.value }
-        #expect(client.liveHandles == 1)
+        #expect(client.liveHandles == Self.idleHandles(engine, openConnections: 1))
 
         let cancelledFirst = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -134,13 +148,15 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test func shutdownFailsRequestsInFlightAndFreesEveryHandle() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func shutdownFailsRequestsInFlightAndFreesEveryHandle(engine: HTTP2Engine)
+        async throws
+    {
         let server = try await NGHTTPD.start()
-        let client = try await makeClient()
+        let client = try await Self.makeClient(engine)
         #expect(client.liveHandles == 1)
         _ = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: [1, 2, 3]))
         _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
-        #expect(client.liveHandles == 1)
+        #expect(client.liveHandles == Self.idleHandles(engine, openConnections: 1))
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
@@ -160,12 +176,14 @@ struct HTTP2ClientTests {
 
 @Suite("HTTP2Client against a misbehaving h2c server")
 struct HTTP2ClientFaultTests {
-    private let h2c = HTTP2ClientConfiguration(negotiation: .priorKnowledge)
+    private func h2c(_ engine: HTTP2Engine) -> HTTP2ClientConfiguration {
+        HTTP2ClientConfiguration(negotiation: .priorKnowledge, engine: engine)
+    }
 
-    @Test func goawayIsTyped() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func goawayIsTyped(engine: HTTP2Engine) async throws {
         let server = try MisbehavingH2CServer(.goaway)
         defer { server.stop() }
-        let client = try HTTP2Client(configuration: h2c)
+        let client = try HTTP2Client(configuration: h2c(engine))
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: [1]))
         }
@@ -173,10 +191,10 @@ struct HTTP2ClientFaultTests {
         #expect(error?.isRetryable == true)
     }
 
-    @Test func streamResetIsTyped() async throws {
+    @Test(arguments: HTTP2Engine.allCases) func streamResetIsTyped(engine: HTTP2Engine) async throws {
         let server = try MisbehavingH2CServer(.resetStream)
         defer { server.stop() }
-        let client = try HTTP2Client(configuration: h2c)
+        let client = try HTTP2Client(configuration: h2c(engine))
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/")))
         }

@@ -10,7 +10,7 @@ struct PushCLITests {
             "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
             "fcm-service-account", "fcm-base-url", "fcm-ca-file",
             "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
-            "push-max-attempts",
+            "push-max-attempts", "push-http-engine",
         ] {
             #expect(help.contains("--\(name)"), "\(name)")
             #expect(help.contains("HERALD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")), "\(name)")
@@ -34,6 +34,17 @@ struct PushCLITests {
             let result = await CLITests.run(["serve", "--database", "sqlite::memory:"] + bad)
             #expect(result.status == 2, "\(bad)")
         }
+    }
+
+    @Test("an unknown HTTP/2 engine is a start-up error naming the setting and the allowed values (exit 2)")
+    func badHTTPEngine() async {
+        let result = await CLITests.run(
+            ["serve", "--port", "0", "--database", "sqlite::memory:"], environment: ["HERALD_PUSH_HTTP_ENGINE": "curl"])
+        #expect(result.status == 2)
+        let message = result.err.joined()
+        #expect(
+            message.contains("--push-http-engine (HERALD_PUSH_HTTP_ENGINE) must be nghttp2 or libcurl, not \"curl\""),
+            "\(message)")
     }
 
     @Test("FCM: a base URL or CA file without the service account is a usage error (exit 2)")

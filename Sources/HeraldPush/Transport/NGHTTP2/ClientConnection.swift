@@ -1,0 +1,451 @@
+import CNGHTTP2
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection to an origin, confined to the loop's thread: a non-blocking connect through
+/// the origin's addresses, the TLS handshake (or h2c), then frames between the socket and its
+/// nghttp2 session, each stream's response back to its request.
+///
+/// Session callbacks only record what happened; the connection is closed outside them.
+final class ClientConnection {
+    enum State { case resolving, connecting, handshaking, open, closed }
+
+    let id: UInt64
+    let origin: Origin
+    private unowned let loop: ClientLoop
+    private unowned let pool: OriginPool
+    private(set) var state = State.resolving
+    private(set) var fd: Int32 = -1
+    /// Connecting (the lookup included) and the TLS handshake must end by then.
+    let setupDeadline: ContinuousClock.Instant
+    private var addresses: [SocketAddress] = []
+    private var nextAddress = 0
+    /// `errno` of the last failed connect.
+    private var connectError: Int32 = ECONNREFUSED
+    private var tls: ClientTLSStream?
+    private var session: ClientSession?
+    /// The requests on this connection's streams, by stream id (until nghttp2 closes the stream).
+    private var streams: [Int32: PendingRequest] = [:]
+    /// The server's first SETTINGS arrived, with its stream limit: until then the connection
+    /// takes one stream (a server may refuse more than its limit, which nghttp2 does not know yet).
+    private var serverSettingsReceived = false
+    /// GOAWAY arrived (or the session broke): no new streams.
+    private(set) var goingAway = false
+    private var goAwayCode: UInt32 = 0
+    private var goAwayLastStreamID: Int32 = 0
+    /// Frames the socket did not take yet, from `outputStart` on.
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var watchingWritable = false
+    private var watching = false
+    /// Queued for a write at the end of the loop's turn.
+    var isDirty = false
+
+    /// Coalesce frames up to this much before writing.
+    private static let writeBatch = 64 * 1024
+
+    init(id: UInt64, origin: Origin, loop: ClientLoop, pool: OriginPool) {
+        self.id = id
+        self.origin = origin
+        self.loop = loop
+        self.pool = pool
+        setupDeadline = .now + loop.configuration.connectTimeout
+        output.reserveCapacity(Self.writeBatch + 16 * 1024)
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// The connection named by a session's `user_data`.
+    static func from(_ userData: UnsafeMutableRawPointer) -> ClientConnection {
+        Unmanaged<ClientConnection>.fromOpaque(userData).takeUnretainedValue()
+    }
+
+    /// Whether it will take streams (open, or still being set up) rather than being done.
+    var isUsable: Bool { state != .closed && !goingAway }
+
+    /// Streams it can take now.
+    var freeSlots: Int {
+        guard state == .open, !goingAway, let session else { return 0 }
+        guard serverSettingsReceived else { return streams.isEmpty ? 1 : 0 }
+        return max(0, min(loop.configuration.maxConcurrentStreams, session.serverStreamLimit) - streams.count)
+    }
+
+    /// Still being set up, or waiting for the server's SETTINGS: it will take more streams soon.
+    var awaitsServerLimit: Bool { isUsable && !serverSettingsReceived }
+
+    // MARK: Setting up
+
+    func addressesResolved(_ result: Result<[SocketAddress], HTTP2ClientError>) {
+        guard state == .resolving else { return }
+        switch result {
+        case .success(let found):
+            addresses = found
+            connectNext()
+        case .failure(let error): failSetup(error)
+        }
+    }
+
+    /// Connects to the next address; the last failure when none is left.
+    private func connectNext() {
+        while nextAddress < addresses.count {
+            let address = addresses[nextAddress]
+            nextAddress += 1
+            let socketFD = socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                    | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard socketFD >= 0 else {
+                connectError = errno
+                continue
+            }
+            configure(socketFD)
+            let result = address.connect(socketFD)
+            if result == 0 || result == EINPROGRESS {
+                fd = socketFD
+                state = .connecting
+                watch(writable: true)
+                if result == 0 { connected() }
+                return
+            }
+            connectError = result
+            Glibc.close(socketFD)
+        }
+        failSetup(
+            NativeCall.systemError(
+                connectError, "Failed to connect to \(origin.host) port \(origin.port)", kind: .connectionRefused))
+    }
+
+    private func configure(_ socketFD: Int32) {
+        var on: Int32 = 1
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        _ = setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &on, size)
+        _ = setsockopt(socketFD, SOL_SOCKET, SO_KEEPALIVE, &on, size)
+        var idle = Int32(max(1, loop.configuration.keepAliveIdle.components.seconds))
+        _ = setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size)
+    }
+
+    private func connected() {
+        loop.connectionOpened()
+        guard origin.secure else { return startSession() }
+        do throws(HTTP2ClientError) {
+            guard let context = loop.context else { throw HTTP2ClientError.shutDown }
+            if let trustError = context.trustError { throw trustError }
+            tls = try ClientTLSStream(context: context, fd: fd, origin: origin, counter: loop.handles)
+        } catch {
+            return failSetup(error)
+        }
+        state = .handshaking
+        continueHandshake()
+    }
+
+    private func continueHandshake() {
+        guard let tls else { return }
+        do {
+            switch try tls.handshake(origin: origin) {
+            case .transferred: startSession()
+            case .wantsWritable: watch(writable: true)
+            default: watch(writable: false)
+            }
+        } catch {
+            failSetup(error)
+        }
+    }
+
+    private func startSession() {
+        do {
+            session = try ClientSession(connection: self, counter: loop.handles)
+        } catch {
+            return failSetup(error)
+        }
+        state = .open
+        watch(writable: false)
+        loop.markDirty(self)
+        pool.markDirty()
+        // The handshake may have read the server's first frames into OpenSSL's buffer already.
+        if tls != nil { readAll() }
+    }
+
+    /// Setting up failed: the pool decides what its waiting requests do.
+    func failSetup(_ error: HTTP2ClientError) {
+        guard state != .closed else { return }
+        close()
+        pool.connectionFailed(self, error)
+    }
+
+    // MARK: Socket events
+
+    func handle(events: UInt32) {
+        switch state {
+        case .resolving, .closed: return
+        case .connecting:
+            var error: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
+            guard error == 0 else {
+                connectError = error
+                loop.unwatch(self)
+                watching = false
+                Glibc.close(fd)
+                fd = -1
+                return connectNext()
+            }
+            connected()
+        case .handshaking: continueHandshake()
+        case .open:
+            // A TLS read may have waited for the socket to take a write.
+            let readable =
+                EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue | (tls != nil ? EPOLLOUT.rawValue : 0)
+            if events & readable != 0 { readAll() }
+            if state == .open { loop.markDirty(self) }
+        }
+    }
+
+    /// Reads everything available into the session.
+    private func readAll() {
+        guard let session else { return }
+        let buffer = loop.readBuffer
+        while state == .open {
+            let result = tls.map { $0.read(into: buffer) } ?? SocketIO.receive(fd, into: buffer)
+            switch result {
+            case .transferred(let count):
+                do {
+                    try session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                } catch {
+                    // The server broke HTTP/2: nghttp2 queued GOAWAY; send it, then give up.
+                    flush()
+                    return lose(
+                        HTTP2ClientError(
+                            kind: .goaway, code: error.code, library: "nghttp2",
+                            message: "the server broke HTTP/2: \(error.message)"))
+                }
+            case .wantsReadable: return
+            case .wantsWritable: return watch(writable: true)
+            case .closed, .failed:
+                return lose(
+                    HTTP2ClientError(
+                        kind: .connectionLost, code: 0, library: "Herald",
+                        message: "the connection to \(origin.host) port \(origin.port) was closed by the server"))
+            }
+        }
+    }
+
+    /// Writes pending frames until the socket pushes back or the session has nothing more;
+    /// closes the connection once the session is done.
+    func flush() {
+        guard state == .open, let session else { return }
+        do {
+            while true {
+                if output.count - outputStart < Self.writeBatch {
+                    let frames = try session.nextOutput()
+                    if !frames.isEmpty {
+                        output.append(contentsOf: frames)
+                        continue
+                    }
+                }
+                guard outputStart < output.count else { break }
+                guard writePending() else { return }
+            }
+        } catch {
+            return lose(
+                HTTP2ClientError(kind: .connectionLost, code: error.code, library: "nghttp2", message: error.message))
+        }
+        watch(writable: false)
+        if !session.isActive || (goingAway && streams.isEmpty) { close() }
+    }
+
+    /// Writes from `output`; false when the socket took less than everything (or broke).
+    private func writePending() -> Bool {
+        let result = output.withUnsafeBytes { bytes in
+            let pending = UnsafeRawBufferPointer(rebasing: bytes[outputStart...])
+            return tls.map { $0.write(pending) } ?? SocketIO.send(fd, pending)
+        }
+        switch result {
+        case .transferred(let count):
+            outputStart += count
+            if outputStart == output.count {
+                output.removeAll(keepingCapacity: true)
+                outputStart = 0
+                return true
+            }
+            watch(writable: true)
+            return false
+        case .wantsWritable:
+            watch(writable: true)
+            return false
+        case .wantsReadable:
+            watch(writable: false)
+            return false
+        case .closed, .failed:
+            lose(
+                HTTP2ClientError(
+                    kind: .connectionLost, code: Int(errno), library: "system",
+                    message: "the connection to \(origin.host) port \(origin.port) broke while sending"))
+            return false
+        }
+    }
+
+    // MARK: Requests
+
+    /// Opens a stream for `request`; fails the request when nghttp2 refuses it.
+    func submit(_ request: PendingRequest) {
+        guard let session else { return loop.complete(request, .failure(HTTP2ClientError.shutDown)) }
+        do {
+            let streamID = try session.submit(request)
+            streams[streamID] = request
+            request.phase = .streaming
+            request.streamID = streamID
+            request.connection = self
+            loop.markDirty(self)
+        } catch {
+            loop.complete(request, .failure(error))
+        }
+    }
+
+    /// Resets the stream of a request whose caller gave up (RST_STREAM CANCEL).
+    func cancel(_ request: PendingRequest) {
+        guard state == .open, let session, streams[request.streamID] === request else { return }
+        session.cancel(streamID: request.streamID)
+        loop.markDirty(self)
+    }
+
+    /// Fails every request on the connection with `error` and closes it.
+    func lose(_ error: HTTP2ClientError) {
+        guard state != .closed else { return }
+        let failed = streams.values
+        streams.removeAll()
+        for request in failed where request.phase == .streaming { loop.complete(request, .failure(error)) }
+        close()
+    }
+
+    /// Frees the socket, the TLS object and the session, and leaves the pool; a request still on
+    /// a stream (none, when the session ended cleanly) fails as lost.
+    private func close() {
+        guard state != .closed else { return }
+        if !streams.isEmpty {
+            return lose(
+                HTTP2ClientError(
+                    kind: .connectionLost, code: 0, library: "Herald",
+                    message: "the connection to \(origin.host) port \(origin.port) closed with the stream open"))
+        }
+        state = .closed
+        if watching { loop.unwatch(self) }
+        watching = false
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+        tls = nil
+        session = nil
+        output = []
+        pool.connectionClosed(self)
+        loop.forget(self)
+    }
+
+    private func watch(writable: Bool) {
+        if !watching {
+            loop.watch(self, writable: writable, adding: true)
+            watching = true
+        } else if writable != watchingWritable {
+            loop.watch(self, writable: writable, adding: false)
+        }
+        watchingWritable = writable
+    }
+
+    // MARK: Session callbacks
+
+    func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard let request = streams[streamID], request.phase == .streaming else { return }
+        if name.elementsEqual(":status".utf8) {
+            request.status = value.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+            // A final response after an interim (1xx) one starts a new head.
+            request.head.removeAll(keepingCapacity: true)
+            return
+        }
+        request.head.append(contentsOf: name)
+        request.head.append(UInt8(ascii: ":"))
+        request.head.append(UInt8(ascii: " "))
+        request.head.append(contentsOf: value)
+        request.head.append(0x0D)
+        request.head.append(0x0A)
+    }
+
+    func bodyChunk(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let request = streams[streamID], request.phase == .streaming else { return }
+        request.responseBody.append(contentsOf: bytes)
+    }
+
+    /// END_STREAM arrived: the response is whole, and its caller resumes now.
+    func responseComplete(streamID: Int32) {
+        guard let request = streams[streamID], request.phase == .streaming, request.status >= 200 else { return }
+        request.responseComplete = true
+        loop.complete(request, .success(request.received))
+    }
+
+    func serverReset(streamID: Int32, code: UInt32) {
+        streams[streamID]?.resetCode = code
+    }
+
+    func serverWentAway(lastStreamID: Int32, code: UInt32) {
+        goingAway = true
+        goAwayCode = code
+        goAwayLastStreamID = lastStreamID
+        pool.markDirty()
+        loop.markDirty(self)
+    }
+
+    func serverSettingsChanged() {
+        serverSettingsReceived = true
+        pool.markDirty()
+    }
+
+    /// nghttp2 closed the stream: the request fails unless its response was whole.
+    func streamClosed(_ streamID: Int32, code: UInt32) {
+        guard let request = streams.removeValue(forKey: streamID) else { return }
+        pool.markDirty()
+        guard request.phase == .streaming, !request.responseComplete else { return }
+        let name = String(cString: nghttp2_http2_strerror(code))
+        let error: HTTP2ClientError
+        if code == NGHTTP2_REFUSED_STREAM.rawValue && goingAway && request.resetCode == nil {
+            error = HTTP2ClientError(
+                kind: .goaway, code: Int(goAwayCode), library: "HTTP/2",
+                message:
+                    "the server sent GOAWAY (\(String(cString: nghttp2_http2_strerror(goAwayCode))), last stream "
+                    + "\(goAwayLastStreamID)) before processing stream \(streamID)")
+        } else if let reset = request.resetCode {
+            error = HTTP2ClientError(
+                kind: .streamReset, code: Int(reset), library: "HTTP/2",
+                message: "the server reset stream \(streamID): \(String(cString: nghttp2_http2_strerror(reset)))")
+        } else if code != NGHTTP2_NO_ERROR.rawValue {
+            error = HTTP2ClientError(
+                kind: goingAway ? .goaway : .streamReset, code: Int(code), library: "HTTP/2",
+                message: "stream \(streamID) closed with \(name)")
+        } else {
+            error = HTTP2ClientError(
+                kind: .connectionLost, code: 0, library: "HTTP/2",
+                message: "stream \(streamID) closed before the response was complete")
+        }
+        loop.complete(request, .failure(error))
+    }
+
+    /// nghttp2 could not send a request's HEADERS (GOAWAY came first, most often).
+    func requestNotSent(streamID: Int32, libraryError: Int32) {
+        guard let request = streams.removeValue(forKey: streamID) else { return }
+        pool.markDirty()
+        guard request.phase == .streaming else { return }
+        let kind: HTTP2ClientError.Kind =
+            goingAway || libraryError == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue ? .goaway : .other
+        loop.complete(request, .failure(NativeCall.nghttp2Error(libraryError, "nghttp2_session_mem_send", kind: kind)))
+    }
+
+    func readBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+        guard let request = streams[streamID] else { return (0, true) }
+        let count = min(buffer.count, request.body.count - request.bodySent)
+        request.body.withUnsafeBufferPointer { source in
+            _ = buffer.initialize(fromContentsOf: source[request.bodySent..<request.bodySent + count])
+        }
+        request.bodySent += count
+        return (count, request.bodySent == request.body.count)
+    }
+}

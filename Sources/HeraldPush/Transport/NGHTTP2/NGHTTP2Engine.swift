@@ -1,0 +1,59 @@
+import CNGHTTP2
+import Foundation
+
+/// The nghttp2 engine of `HTTP2Client`: libnghttp2 client sessions and OpenSSL over
+/// non-blocking sockets, driven by one epoll thread of its own (``ClientLoop``).
+final class NGHTTP2Engine: HTTP2ClientEngine {
+    private let configuration: HTTP2ClientConfiguration
+    private let mailbox: RequestMailbox
+
+    /// Starts the engine's thread.
+    init(configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
+        // TLS writes go through write(2), which raises SIGPIPE on a connection the server closed.
+        signal(SIGPIPE, SIG_IGN)
+        let handles = HandleCounter()
+        let context = try ClientTLSContext(caFile: configuration.caFile, counter: handles)
+        let mailbox = try RequestMailbox(context: context, handles: handles)
+        let epollFD = try NativeCall.system(epoll_create1(Int32(EPOLL_CLOEXEC)), "epoll_create1")
+        self.configuration = configuration
+        self.mailbox = mailbox
+        Thread.detachNewThread {
+            ClientLoop.run(configuration: configuration, mailbox: mailbox, epollFD: epollFD)
+        }
+    }
+
+    func close() {
+        mailbox.close()
+    }
+
+    func send(_ request: HTTP2Request) async throws -> HTTP2Response {
+        let pending = try PendingRequest(request, configuration: configuration)
+        let received = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<ReceivedResponse, any Error>) in
+                // Resumed here only while the loop has not seen the request.
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                pending.continuation = continuation
+                if !mailbox.queue(pending) {
+                    pending.continuation = nil
+                    continuation.resume(throwing: HTTP2ClientError.shutDown)
+                }
+            }
+        } onCancel: {
+            mailbox.cancel(pending)
+        }
+        return received.parsed
+    }
+
+    var connectionsOpened: Int { mailbox.connectionsOpened.load(ordering: .relaxed) }
+
+    /// The TLS context while running, plus an `SSL` object and a session per open connection.
+    var liveHandles: Int { mailbox.handles.live }
+
+    func shutdown() async {
+        await mailbox.closeAndWait()
+    }
+}

@@ -1,0 +1,120 @@
+/// One request of the nghttp2 engine from `send` to its answer: the header block built on the
+/// caller's thread, then, on the loop's thread, its place (waiting, or a stream of a connection)
+/// and the response as it arrives.
+///
+/// `@unchecked Sendable`: the caller builds it and sets `continuation` before queueing it; from
+/// then on only the loop's thread touches it (the mailbox's lock orders the hand-over).
+final class PendingRequest: @unchecked Sendable {
+    /// Where the request is in its life, as the loop sees it.
+    enum Phase {
+        /// Not taken from the mailbox yet.
+        case new
+        /// Waiting for a stream slot on a connection of its origin.
+        case waiting
+        /// Submitted as stream `streamID` of `connection`.
+        case streaming
+        /// Its caller was resumed; whatever happens to its stream now is ignored.
+        case finished
+    }
+
+    let origin: Origin
+    /// Names and values of every field (pseudo-headers first), back to back.
+    let headerBlock: [UInt8]
+    /// Per field: name offset, name length, value offset, value length in `headerBlock`.
+    let fieldBounds: [Int]
+    let body: [UInt8]
+    /// When the request times out, counted from `send`.
+    let deadline: ContinuousClock.Instant
+    let timeout: Duration
+    var continuation: CheckedContinuation<ReceivedResponse, any Error>?
+
+    // The loop's state.
+    var phase = Phase.new
+    /// A cancellation reached the loop before the request did.
+    var cancelRequested = false
+    var streamID: Int32 = 0
+    unowned(unsafe) var connection: ClientConnection?
+    /// Position in the loop's ``DeadlineHeap`` (-1: not in it).
+    var heapIndex = -1
+    /// Bytes of `body` handed to nghttp2 so far.
+    var bodySent = 0
+    var status = 0
+    /// Response header lines, "name: value\r\n" each, parsed on the caller's thread.
+    var head: [UInt8] = []
+    var responseBody: [UInt8] = []
+    /// END_STREAM arrived: the response is whole.
+    var responseComplete = false
+    /// The error code of a RST_STREAM the server sent.
+    var resetCode: UInt32?
+
+    /// Header fields HTTP/2 forbids (RFC 9113 §8.2.2); `host` becomes `:authority`.
+    private static let connectionSpecific: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host",
+    ]
+
+    /// Checks and encodes `request`; throws `.invalidRequest` for a bad URL or a header with a
+    /// line break (nothing is sent).
+    init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
+        let (origin, path) = try Origin.parse(request.url)
+        self.origin = origin
+        timeout = request.timeout ?? configuration.requestTimeout
+        deadline = .now + timeout
+        body = request.body
+        var block: [UInt8] = []
+        var bounds: [Int] = []
+        block.reserveCapacity(256 + request.headers.count * 48)
+        bounds.reserveCapacity((request.headers.count + 5) * 4)
+        func append(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>) {
+            let nameStart = block.count
+            block.append(contentsOf: name)
+            let valueStart = block.count
+            block.append(contentsOf: value)
+            bounds.append(nameStart)
+            bounds.append(valueStart - nameStart)
+            bounds.append(valueStart)
+            bounds.append(block.count - valueStart)
+        }
+        var authority = origin.authority
+        var hasContentLength = false
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(request.headers.count)
+        for (name, value) in request.headers {
+            guard !(name.utf8.contains { $0 == 0x0D || $0 == 0x0A } || value.utf8.contains { $0 == 0x0D || $0 == 0x0A })
+            else {
+                throw HTTP2ClientError(
+                    kind: .invalidRequest, code: 0, library: "Herald", message: "line break in header \(name)")
+            }
+            let lowered = Self.lowercased(name)
+            if lowered == "host" { authority = value }
+            if Self.connectionSpecific.contains(lowered) { continue }
+            if lowered == "content-length" { hasContentLength = true }
+            fields.append((lowered, value))
+        }
+        append(":method".utf8, request.method.utf8)
+        append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
+        append(":authority".utf8, authority.utf8)
+        append(":path".utf8, path.utf8)
+        for (name, value) in fields { append(name.utf8, value.utf8) }
+        if !hasContentLength && (!body.isEmpty || request.method == "POST" || request.method == "PUT") {
+            append("content-length".utf8, String(body.count).utf8)
+        }
+        headerBlock = block
+        fieldBounds = bounds
+    }
+
+    /// Resumes the caller once; later calls do nothing.
+    func resume(_ outcome: Result<ReceivedResponse, any Error>) {
+        phase = .finished
+        continuation?.resume(with: outcome)
+        continuation = nil
+    }
+
+    /// The response as received so far, for the caller.
+    var received: ReceivedResponse { ReceivedResponse(status: status, head: head, body: responseBody) }
+
+    /// `name` in ASCII lowercase, without a copy when it already is.
+    private static func lowercased(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
