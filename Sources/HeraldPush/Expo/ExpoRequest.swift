@@ -30,9 +30,11 @@ public enum ExpoRequest {
         var ids: [String]
     }
 
+    /// No `accept-encoding`: the answer comes uncompressed, which every HTTP/2 engine reads as
+    /// it is (the nghttp2 engine passes that header through and decodes nothing).
     private static func post(_ url: String, body: [UInt8], configuration: ExpoConfiguration) -> HTTP2Request {
         var headers: [(name: String, value: String)] = [
-            ("accept", "application/json"), ("accept-encoding", "gzip, deflate"), ("content-type", "application/json"),
+            ("accept", "application/json"), ("content-type", "application/json"),
         ]
         if let token = configuration.accessToken { headers.append(("authorization", "Bearer \(token)")) }
         return HTTP2Request(method: "POST", url: url, headers: headers, body: body)
