@@ -55,6 +55,7 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: [
                 "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore", "HeraldSandbox",
+                "HeraldPush",
             ]
         ),
         .testTarget(
