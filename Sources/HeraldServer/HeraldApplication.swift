@@ -16,6 +16,7 @@ public final class HeraldApplication: Sendable {
     private let senders: PushSenders
     private let workerTask = Mutex<Task<Void, Never>?>(nil)
     private let receiptPoller: ExpoReceiptPoller?
+    private let tokenKeeper: ProviderTokenKeeper?
     private let receiptPollerTask = Mutex<Task<Void, Never>?>(nil)
     private let broadcastRunner: BroadcastRunner
     private let broadcastTask = Mutex<Task<Void, Never>?>(nil)
@@ -53,6 +54,9 @@ public final class HeraldApplication: Sendable {
                     base: configuration.pushWorker.retryBase, cap: configuration.pushWorker.retryCap,
                     maxAttempts: configuration.pushWorker.maxAttempts),
                 lease: configuration.pushWorker.lease, metrics: pushMetrics, logger: logger, now: now)
+        }
+        self.tokenKeeper = senders.apnsProviderToken.map { token in
+            ProviderTokenKeeper(store: store, token: token, logger: logger, now: now)
         }
         self.worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
@@ -109,7 +113,17 @@ public final class HeraldApplication: Sendable {
         try http.start()
         if configuration.pushWorker.isEnabled {
             let worker = worker
-            workerTask.withLock { $0 = Task.detached { await worker.run() } }
+            let keeper = tokenKeeper
+            // The first send goes out with the token the other servers on this database use.
+            workerTask.withLock {
+                $0 = Task.detached {
+                    await keeper?.refresh()
+                    await worker.run()
+                }
+            }
+            if let keeper {
+                background.withLock { $0.append(Task.detached { await keeper.run() }) }
+            }
             if let receiptPoller {
                 receiptPollerTask.withLock { $0 = Task.detached { await receiptPoller.run() } }
             }

@@ -20,6 +20,29 @@ enum AccountStatements {
         return try setting(key, db) ?? value
     }
 
+    /// See ``HeraldStore/sharedProviderToken(keyID:candidate:staleBefore:rejected:)``. The
+    /// token is a settings row (`apns_provider_token:<key id>` = `<issued at seconds> <token>`):
+    /// inserted if absent, then read under a row lock, so on PostgreSQL a second server waits
+    /// for the first one's choice.
+    static func sharedProviderToken<DB: StoreConnection>(
+        keyID: String, candidate: SharedProviderToken, staleBefore: Date, rejected: Set<String>, _ db: DB
+    ) throws(StoreError) -> SharedProviderToken {
+        let key = "apns_provider_token:" + keyID
+        let issuedAt = Int64(candidate.issuedAt.timeIntervalSince1970)
+        let proposed = "\(issuedAt) \(candidate.token)"
+        try db.execute("INSERT INTO settings (key, value) VALUES (\(key), \(proposed)) ON CONFLICT (key) DO NOTHING")
+        let stored = try db.queryOne("SELECT value FROM settings WHERE key = \(key) \(DB.rowLock)") { row in
+            row.text(0)
+        }
+        if let stored, let shared = SharedProviderToken(stored: stored),
+            stored == proposed || (shared.issuedAt > staleBefore && !rejected.contains(shared.token))
+        {
+            return shared
+        }
+        try db.execute("UPDATE settings SET value = \(proposed) WHERE key = \(key)")
+        return SharedProviderToken(token: candidate.token, issuedAt: Date(timeIntervalSince1970: Double(issuedAt)))
+    }
+
     // MARK: API keys
 
     static func createAPIKey(_ key: APIKeyRecord, _ db: some StoreConnection) throws(StoreError) {

@@ -13,6 +13,12 @@ public protocol HeraldStore: Sendable {
     func setting(_ key: String) async throws -> String?
     /// Stores `value` unless the key exists; returns the value now stored (race-safe).
     func setSettingIfAbsent(_ key: String, value: String) async throws -> String
+    /// The APNs provider token every server on this database sends with for `keyID`: the stored
+    /// one while it was issued after `staleBefore` and is not in `rejected`, otherwise
+    /// `candidate`, stored in its place. One write transaction, so servers asking at once agree.
+    func sharedProviderToken(
+        keyID: String, candidate: SharedProviderToken, staleBefore: Date, rejected: Set<String>
+    ) async throws -> SharedProviderToken
 
     // MARK: Publisher API keys (only the hash is stored)
 

@@ -76,6 +76,37 @@ struct APNsProviderTokenTests {
         #expect(tokens.count == 1)
     }
 
+    @Test("a signed token is not in use until adopted; an adopted token serves until its own refresh age")
+    func signAndAdopt() throws {
+        let source = try makeToken()
+        let other = try makeToken()
+        let offered = try other.sign()
+        #expect(offered.issuedAt == clock.now)
+        let mine = try source.current()
+        #expect(mine != offered.token, "signing does not change what the signer sends")
+        #expect(try other.current() != offered.token)
+        #expect(source.adopt(offered.token, issuedAt: offered.issuedAt))
+        #expect(try source.current() == offered.token)
+        clock.advance(minutes: 49, seconds: 59)
+        #expect(try source.current() == offered.token)
+        clock.advance(seconds: 1)
+        #expect(try source.current() != offered.token, "at 50 minutes it signs its own")
+    }
+
+    @Test("adopt ignores a token issued before the current one, and one APNs refused")
+    func adoptIgnoresOlderAndRefused() throws {
+        let source = try makeToken()
+        let older = try source.sign()
+        clock.advance(minutes: 1)
+        let current = try source.current()
+        #expect(!source.adopt(older.token, issuedAt: older.issuedAt))
+        #expect(try source.current() == current)
+        #expect(source.rejected(current, .invalid))
+        #expect(source.rejectedTokens == [current])
+        #expect(!source.adopt(current, issuedAt: clock.now), "a refused token is not adopted again")
+        #expect(try source.current() != current)
+    }
+
     @Test("an RSA or public key is refused")
     func wrongKey() throws {
         #expect(throws: CryptoError.invalidKey) {

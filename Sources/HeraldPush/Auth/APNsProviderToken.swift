@@ -29,11 +29,21 @@ public final class APNsProviderToken: Sendable {
         var issuedAt: Date
     }
 
+    private struct State {
+        var minted: Minted?
+        /// Tokens APNs refused, newest last (a few): a shared one is not adopted again.
+        var rejected: [String] = []
+    }
+
+    /// Refused tokens remembered at most.
+    private static let rejectedMemory = 8
+
     private let key: SigningKey
-    private let keyID: String
+    /// The key's id (`kid`), which names the token servers share.
+    public let keyID: String
     private let teamID: String
     private let clock: @Sendable () -> Date
-    private let minted = Mutex<Minted?>(nil)
+    private let state = Mutex(State())
 
     /// A token source for the `.p8` `key` with id `keyID` of team `teamID`; `clock` tells the
     /// time (tests inject their own). Throws ``CryptoError/invalidKey`` unless `key` is a
@@ -54,19 +64,41 @@ public final class APNsProviderToken: Sendable {
     /// The token for the `authorization: bearer` header: the current one while it is younger
     /// than ``refreshAge``, otherwise a new one.
     public func current() throws -> String {
-        try minted.withLock { minted in
-            let now = clock()
-            if let existing = minted, now.timeIntervalSince(existing.issuedAt) < Self.refreshAge {
+        try state.withLock { state in
+            if let existing = state.minted, clock().timeIntervalSince(existing.issuedAt) < Self.refreshAge {
                 return existing.token
             }
-            let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-            let token = try JWT.sign(
-                header: ["kid": keyID],
-                claims: APNsProviderClaims(iss: teamID, iat: Int64(issuedAt.timeIntervalSince1970)), key: key)
-            minted = Minted(token: token, issuedAt: issuedAt)
-            return token
+            let fresh = try sign()
+            state.minted = Minted(token: fresh.token, issuedAt: fresh.issuedAt)
+            return fresh.token
         }
     }
+
+    /// A token signed now (its `iat` in whole seconds), not yet in use: what this server offers
+    /// the others to share before ``adopt(_:issuedAt:)``.
+    public func sign() throws -> (token: String, issuedAt: Date) {
+        let issuedAt = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
+        let token = try JWT.sign(
+            header: ["kid": keyID],
+            claims: APNsProviderClaims(iss: teamID, iat: Int64(issuedAt.timeIntervalSince1970)), key: key)
+        return (token, issuedAt)
+    }
+
+    /// Sends with `token`, issued at `issuedAt`, from now on: the token every server on one
+    /// database shares. A token APNs refused, or one issued before the current, is ignored.
+    /// Answers whether it is now the current token.
+    @discardableResult
+    public func adopt(_ token: String, issuedAt: Date) -> Bool {
+        state.withLock { state in
+            if state.rejected.contains(token) { return false }
+            if let existing = state.minted, existing.token != token, existing.issuedAt > issuedAt { return false }
+            state.minted = Minted(token: token, issuedAt: issuedAt)
+            return true
+        }
+    }
+
+    /// The tokens APNs refused lately, newest last.
+    public var rejectedTokens: [String] { state.withLock { $0.rejected } }
 
     /// Reports that APNs refused `token`, so that the next ``current()`` mints a new one when
     /// allowed: at once for ``Rejection/invalid``, and for ``Rejection/expired`` only once the
@@ -74,10 +106,11 @@ public final class APNsProviderToken: Sendable {
     /// older request) changes nothing. Answers whether the token was dropped.
     @discardableResult
     public func rejected(_ token: String, _ reason: Rejection) -> Bool {
-        minted.withLock { minted in
-            guard let existing = minted, existing.token == token else { return false }
+        state.withLock { state in
+            guard let existing = state.minted, existing.token == token else { return false }
             if reason == .expired, clock().timeIntervalSince(existing.issuedAt) < Self.minimumAge { return false }
-            minted = nil
+            state.minted = nil
+            state.rejected = Array((state.rejected + [token]).suffix(Self.rejectedMemory))
             return true
         }
     }

@@ -15,19 +15,23 @@ struct PushSenders: Sendable {
     let expo: ExpoClient?
     /// Seconds after an Expo ticket before its receipt is due.
     let expoReceiptDelay: TimeInterval
+    /// The APNs provider token every APNs client signs with, when APNs is configured.
+    let apnsProviderToken: APNsProviderToken?
 
     /// No provider configured: every row fails with `provider_not_configured`.
-    static let none = PushSenders(httpClients: [], apns: [:], fcm: nil, expo: nil, expoReceiptDelay: 0)
+    static let none = PushSenders(
+        httpClients: [], apns: [:], fcm: nil, expo: nil, expoReceiptDelay: 0, apnsProviderToken: nil)
 
     private init(
         httpClients: [HTTP2Client], apns: [PushEnvironment: APNsClient], fcm: FCMClient?, expo: ExpoClient?,
-        expoReceiptDelay: TimeInterval
+        expoReceiptDelay: TimeInterval, apnsProviderToken: APNsProviderToken?
     ) {
         self.httpClients = httpClients
         self.apns = apns
         self.fcm = fcm
         self.expo = expo
         self.expoReceiptDelay = expoReceiptDelay
+        self.apnsProviderToken = apnsProviderToken
     }
 
     /// Clients for the configured providers; throws ``PushSettingsError`` when the APNs key file
@@ -79,7 +83,7 @@ struct PushSenders: Sendable {
         }
         self.init(
             httpClients: Array(shared.values), apns: apns, fcm: fcm, expo: expo,
-            expoReceiptDelay: expoSettings?.receiptDelay ?? 0)
+            expoReceiptDelay: expoSettings?.receiptDelay ?? 0, apnsProviderToken: token)
     }
 
     /// The client for `provider` in `environment`, when it is configured.

@@ -114,6 +114,15 @@ public final class PostgresStore: HeraldStore {
         try await write { db in try AccountStatements.setSettingIfAbsent(key, value: value, db) }
     }
 
+    public func sharedProviderToken(
+        keyID: String, candidate: SharedProviderToken, staleBefore: Date, rejected: Set<String>
+    ) async throws -> SharedProviderToken {
+        try await write { db in
+            try AccountStatements.sharedProviderToken(
+                keyID: keyID, candidate: candidate, staleBefore: staleBefore, rejected: rejected, db)
+        }
+    }
+
     // MARK: API keys
 
     public func createAPIKey(_ key: APIKeyRecord) async throws {

@@ -10,6 +10,9 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
     case migrationsRecorded = "a fresh store has applied and recorded every migration"
     case settings = "a setting is nil until set; set-if-absent keeps the first value"
     case settingRace = "racing set-if-absent calls all answer the same stored value"
+    case sharedProviderToken =
+        "the shared APNs provider token: the first stored wins until stale or rejected, then the candidate replaces it"
+    case sharedProviderTokenRace = "servers asking for the shared provider token at once all get the same one"
     case apiKeys = "API keys are found by hash only"
     case duplicateAPIKey = "a second key with the same hash is a constraint violation that never quotes the hash"
     case deviceRegistered = "upsert registers a device; environment defaults to production"
@@ -49,6 +52,37 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             }
             #expect(answers.count == 1)
             #expect(try await store.setting("secret") == answers.first)
+        case .sharedProviderToken:
+            let first = SharedProviderToken(token: "jwt-a", issuedAt: at(100))
+            let second = SharedProviderToken(token: "jwt-b", issuedAt: at(200))
+            let third = SharedProviderToken(token: "jwt-c", issuedAt: at(300))
+            func share(_ candidate: SharedProviderToken, staleBefore: Double, rejected: Set<String> = [])
+                async throws -> SharedProviderToken
+            {
+                try await store.sharedProviderToken(
+                    keyID: "KEY1", candidate: candidate, staleBefore: at(staleBefore), rejected: rejected)
+            }
+            #expect(try await share(first, staleBefore: 0) == first, "nothing stored: the candidate")
+            #expect(try await share(second, staleBefore: 99) == first, "a fresh token stays")
+            #expect(
+                try await store.sharedProviderToken(
+                    keyID: "KEY2", candidate: second, staleBefore: at(0), rejected: []) == second,
+                "each key has its own")
+            #expect(try await share(second, staleBefore: 100) == second, "a stale token is replaced")
+            #expect(try await share(third, staleBefore: 0, rejected: ["jwt-b"]) == third, "a rejected one too")
+            #expect(try await share(first, staleBefore: 0) == third)
+        case .sharedProviderTokenRace:
+            let answers = try await withThrowingTaskGroup(of: SharedProviderToken.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await store.sharedProviderToken(
+                            keyID: "KEY1", candidate: SharedProviderToken(token: "jwt-\(index)", issuedAt: at(10)),
+                            staleBefore: at(0), rejected: [])
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1.token) }
+            }
+            #expect(answers.count == 1, "\(answers)")
         case .apiKeys:
             let key = APIKeyRecord(id: "k1", name: "backend", hash: "h-abc", createdAt: at(5))
             try await store.createAPIKey(key)
