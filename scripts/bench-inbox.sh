@@ -5,6 +5,7 @@
 #
 #   scripts/bench-inbox.sh [DATABASE_URL]      (default: a fresh SQLite file in a temp dir)
 #   BENCH_DURATION=10s BENCH_USERS=10000 BENCH_NOTIFICATIONS=1000000 BENCH_PORT=18080
+#   BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,8 +19,9 @@ DATABASE="${1:-sqlite:$WORK/bench.db}"
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 command -v wrk >/dev/null || { echo "wrk is missing: make deps (or apt-get install wrk)" >&2; exit 1; }
-swift build -c release --product herald >&2
-HERALD="$(swift build -c release --show-bin-path)/herald"
+BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
+"${BUILD[@]}" --product herald >&2
+HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
 
 cleanup() {
     [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Push benchmark (release build): COUNT APNs deliveries end to end (outbox rows in SQLite, the
-# delivery worker, HTTP/2 through the push clients' engine, the APNs look-alike `herald sandbox`
-# over TLS, every outcome recorded), then the same COUNT pushes sent by aioapns (Debian's
-# python3-aioapns, scripts/bench-push-aioapns.py) to the same sandbox. The engine is nghttp2
-# unless HERALD_PUSH_HTTP_ENGINE=libcurl is exported (herald serve reads it).
+# Push benchmark (release build): COUNT APNs deliveries end to end (outbox rows in SQLite or in
+# the PostgreSQL database given, the delivery worker, HTTP/2 through the push clients' engine,
+# the APNs look-alike `herald sandbox` over TLS, every outcome recorded), then the same COUNT
+# pushes sent by aioapns (Debian's python3-aioapns, scripts/bench-push-aioapns.py) to the same
+# sandbox. The engine is nghttp2 unless HERALD_PUSH_HTTP_ENGINE=libcurl is exported (herald
+# serve reads it).
 #
 # herald: `herald bench push-seed` registers COUNT APNs devices (one per user) and publishes one
 # notification with push to all of them with no worker running; the clock starts as
@@ -16,7 +17,9 @@
 # The last line is exactly `push: herald <N>/s, aioapns <M>/s, ratio <N/M>`, the ratio with one
 # decimal.
 #
-#   scripts/bench-push.sh            BENCH_PUSH_COUNT=100000 BENCH_AIOAPNS_CONNECTIONS=10
+#   scripts/bench-push.sh [DATABASE_URL]   (default: a fresh SQLite file in a temp dir; a
+#                                          postgres:// URL must name an empty database)
+#                                    BENCH_PUSH_COUNT=100000 BENCH_AIOAPNS_CONNECTIONS=10
 #                                    BENCH_SANDBOX_PORT=18490 BENCH_PORT=18491
 #                                    BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
 set -euo pipefail
@@ -27,7 +30,7 @@ AIOAPNS_CONNECTIONS="${BENCH_AIOAPNS_CONNECTIONS:-10}"
 SANDBOX_PORT="${BENCH_SANDBOX_PORT:-18490}"
 PORT="${BENCH_PORT:-18491}"
 WORK="$(mktemp -d)"
-DATABASE="sqlite:$WORK/push.db"
+DATABASE="${1:-sqlite:$WORK/push.db}"
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 missing=""
