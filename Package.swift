@@ -32,7 +32,9 @@ let package = Package(
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
         // libnghttp2 and OpenSSL (Transport/NGHTTP2/) or libcurl multi (Transport/), the APNs
         // client (APNs/), verdicts and retry policy (Delivery/).
-        .target(name: "HeraldPush", dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto"]),
+        .target(
+            name: "HeraldPush",
+            dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldSocket"]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
@@ -40,7 +42,11 @@ let package = Package(
             dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush", "HeraldSandbox"]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
         // the APNs look-alike on it (APNs/), its key material (Credentials/).
-        .target(name: "HeraldSandbox", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto"]),
+        .target(
+            name: "HeraldSandbox",
+            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldSocket"]),
+        // Non-blocking socket reads and writes, shared by the push HTTP/2 client and the sandbox.
+        .target(name: "HeraldSocket"),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),

@@ -1,3 +1,5 @@
+import HeraldSocket
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,5 @@
 import COpenSSL
+import HeraldSocket
 
 /// Owns one connection's `SSL*`: the server side of TLS over a non-blocking socket.
 final class TLSStream {

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldSocket
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import COpenSSL
+import HeraldSocket
 
 /// Owns one connection's client `SSL*` over a non-blocking socket: SNI and host-name (or IP)
 /// verification set up front, then the handshake, reads and writes.
