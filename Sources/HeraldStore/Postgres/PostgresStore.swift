@@ -11,7 +11,8 @@ import HeraldModel
 /// (``InboxStatements`` and its neighbours); what differs is locking, since other processes
 /// write at once: read-modify-writes lock their rows, claims skip rows another claimer holds.
 public final class PostgresStore: HeraldStore {
-    private let pool: PostgresConnectionPool
+    /// The connections of this store (tests look at how many were opened and who waits).
+    let pool: PostgresConnectionPool
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
@@ -56,9 +57,6 @@ public final class PostgresStore: HeraldStore {
         self.pool = pool
         appliedMigrations = try pool.runBlocking { db in try Self.migrate(db) }
     }
-
-    /// The connections of this store (tests look at how many were opened and who waits).
-    var connectionPool: PostgresConnectionPool { pool }
 
     // MARK: Migrations
 

@@ -33,14 +33,14 @@ struct PostgresPoolTests {
                     }
                 }
                 try await waitUntil("two transactions run and eight wait") {
-                    inside.withLock { $0.now } == 2 && store.connectionPool.waitingCount == 8
+                    inside.withLock { $0.now } == 2 && store.pool.waitingCount == 8
                 }
                 for _ in 0..<10 { gate.signal() }
                 try await group.waitForAll()
             }
             #expect(inside.withLock { $0.peak } == 2)
-            #expect(store.connectionPool.openedCount == 2)
-            #expect(store.connectionPool.waitingCount == 0)
+            #expect(store.pool.openedCount == 2)
+            #expect(store.pool.waitingCount == 0)
             for index in 0..<10 { #expect(try await store.apiKey(hash: "h\(index)")?.id == "k\(index)") }
         }
     }
@@ -61,7 +61,7 @@ struct PostgresPoolTests {
             }
             try await waitUntil("the only connection is taken") { holding.withLock { $0 } }
             let waiter = Task { try await store.counts(userID: "u1") }
-            try await waitUntil("a second call waits") { store.connectionPool.waitingCount == 1 }
+            try await waitUntil("a second call waits") { store.pool.waitingCount == 1 }
             #expect(timer.pendingDelays == [.seconds(5)])
             timer.fireAll()
             let error = try await #require(throws: StoreError.self) { try await waiter.value }
@@ -71,8 +71,8 @@ struct PostgresPoolTests {
             try await holder.value
             // The connection came back: the next call gets it, and nobody was left waiting.
             #expect(try await store.counts(userID: "u1") == counts(0, 0))
-            #expect(store.connectionPool.openedCount == 1)
-            #expect(store.connectionPool.waitingCount == 0)
+            #expect(store.pool.openedCount == 1)
+            #expect(store.pool.waitingCount == 0)
         }
     }
 
@@ -85,7 +85,7 @@ struct PostgresPoolTests {
             try await terminateSessions(applicationName: name)
             try await publish(store, ids: ["n2"])
             #expect(try await store.counts(userID: "u1") == counts(2, 2))
-            #expect(store.connectionPool.openedCount == 1)
+            #expect(store.pool.openedCount == 1)
         }
     }
 
