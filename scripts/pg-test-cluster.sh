@@ -4,6 +4,9 @@
 #
 #   scripts/pg-test-cluster.sh start DIR     creates the cluster in DIR (new or empty), prints its URL
 #   scripts/pg-test-cluster.sh stop DIR      stops it and removes DIR
+#   scripts/pg-test-cluster.sh pause DIR     stops the server at once (a crash: pg_ctl stop -m
+#                                            immediate), keeping DIR
+#   scripts/pg-test-cluster.sh resume DIR    starts a paused server again on the same port
 #   scripts/pg-test-cluster.sh run CMD...    starts one in a temporary directory, runs CMD with
 #                                            HERALD_TEST_POSTGRES_URL set, then stops and removes
 #                                            it (also when CMD fails or is interrupted); exits as CMD
@@ -38,15 +41,29 @@ start() {
     for attempt in 1 2 3 4 5; do
         port=$((20000 + RANDOM % 40000))
         port_is_free "$port" || continue
-        if as_owner "$BIN/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
-            -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='' -c fsync=off \
-                -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"; then
+        if launch "$dir" "$port"; then
+            echo "$port" >"$dir/port"
             echo "postgres://$OWNER@127.0.0.1:$port/postgres"
             return 0
         fi
     done
     cat "$dir/server.log" >&2
     return 1
+}
+
+launch() {
+    local dir=$1 port=$2
+    as_owner "$BIN/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent start \
+        -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='' -c fsync=off \
+            -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+}
+
+pause() {
+    as_owner "$BIN/pg_ctl" --pgdata="$1/data" --mode=immediate --wait --silent stop
+}
+
+resume() {
+    launch "$1" "$(cat "$1/port")" || { cat "$1/server.log" >&2; return 1; }
 }
 
 stop() {
@@ -60,6 +77,8 @@ stop() {
 case "${1:-}" in
     start) start "${2:?usage: $0 start DIR}" ;;
     stop) stop "${2:?usage: $0 stop DIR}" ;;
+    pause) pause "${2:?usage: $0 pause DIR}" ;;
+    resume) resume "${2:?usage: $0 resume DIR}" ;;
     run)
         shift
         dir=$(mktemp -d /tmp/herald-pg-XXXXXX)
@@ -72,7 +91,7 @@ case "${1:-}" in
         exit "$status"
         ;;
     *)
-        echo "usage: $0 start DIR | stop DIR | run CMD..." >&2
+        echo "usage: $0 start DIR | stop DIR | pause DIR | resume DIR | run CMD..." >&2
         exit 2
         ;;
 esac

@@ -29,7 +29,8 @@ public final class HeraldApplication: Sendable {
     ) async throws {
         self.configuration = configuration
         self.logger = logger
-        let store = try store ?? StoreFactory.open(url: configuration.databaseURL)
+        let poolSize = configuration.databasePoolSize
+        let store = try store ?? StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize)
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
         let hub = LiveHub(counts: { userID in try await store.counts(userID: userID) })
         let pushMetrics = PushMetrics()
@@ -83,6 +84,7 @@ public final class HeraldApplication: Sendable {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: ValidationErrorMiddleware())
+        router.add(middleware: DatabaseUnavailableMiddleware())
         OperationRoutes(services: services).register(in: &router)
         InboxRoutes(services: services).register(in: &router)
         StreamRoutes(services: services).register(in: &router)

@@ -8,6 +8,8 @@ public struct HeraldConfiguration: Sendable {
     public var port: Int = 8080
     /// `sqlite:./herald.db` (default), `sqlite::memory:`, or `postgres://user@host:port/db`.
     public var databaseURL: String = "sqlite:./herald.db"
+    /// PostgreSQL connections a process opens at most (1 to 100); SQLite ignores it.
+    public var databasePoolSize: Int = 8
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?
     public var maxBodyBytes: Int = 1_048_576

@@ -15,6 +15,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
             case invalidStoredValue
             case encodingFailed
             case postgres
+            case unavailable
         }
 
         private let base: Base
@@ -30,6 +31,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let encodingFailed = Code(.encodingFailed)
         /// PostgreSQL answered with an error (see ``StoreError/sqlState``), or the connection failed.
         public static let postgres = Code(.postgres)
+        /// The database cannot be reached: no connection could be made or checked out in time,
+        /// or the connection was lost while a statement ran. Worth retrying shortly; a write
+        /// that failed this way may or may not have been committed.
+        public static let unavailable = Code(.unavailable)
 
         public var description: String { base.rawValue }
     }
@@ -60,6 +65,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var isConstraintViolation: Bool {
         primaryResultCode == SQLITE_CONSTRAINT || sqlState?.hasPrefix("23") == true
     }
+
+    /// The database could not be reached (see ``Code/unavailable``).
+    public var isUnavailable: Bool { code == .unavailable }
 
     /// The database stayed locked by another connection past the busy timeout.
     public var isBusy: Bool { primaryResultCode == SQLITE_BUSY || primaryResultCode == SQLITE_LOCKED }

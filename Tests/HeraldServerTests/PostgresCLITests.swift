@@ -90,6 +90,29 @@ struct PostgresCLITests {
     }
 }
 
+extension PostgresCLITests {
+    @Test(
+        "serve refuses a --database-pool-size (or HERALD_DATABASE_POOL_SIZE) outside 1 to 100 before it opens the database, and lists it in its help"
+    )
+    func poolSizeValidated() async {
+        let help = await CLITests.run(["serve", "--help"])
+        #expect(help.out.joined().contains("--database-pool-size N"))
+        #expect(help.out.joined().contains("[HERALD_DATABASE_POOL_SIZE] (default 8)"))
+        for (arguments, environment) in [
+            (["serve", "--database-pool-size", "0"], [:]), (["serve", "--database-pool-size=101"], [:]),
+            (["serve", "--database-pool-size", "eight"], [:]), (["serve"], ["HERALD_DATABASE_POOL_SIZE": "0"]),
+        ] {
+            // An unreachable database: a check made after opening would fail differently.
+            let result = await CLITests.run(
+                arguments + ["--database", "postgres://herald@127.0.0.1:1/herald"], environment: environment)
+            #expect(result.status == 2, "\(arguments) \(environment)")
+            #expect(
+                result.err.joined().contains("--database-pool-size must be a whole number from 1 to 100"),
+                "\(result.err)")
+        }
+    }
+}
+
 private let testPostgresURL = ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_URL"].flatMap {
     $0.isEmpty ? nil : $0
 }

@@ -33,6 +33,9 @@ enum Help {
           --database URL              sqlite:./herald.db, sqlite:///abs/path.db, sqlite::memory: or
                                       postgres://user[:password]@host:port/db (shared by several servers)
                                       [HERALD_DATABASE_URL] (default sqlite:./herald.db)
+          --database-pool-size N      PostgreSQL connections per process, 1 to 100; a request
+                                      waits up to 5 s for a free one, then gets 503
+                                      [HERALD_DATABASE_POOL_SIZE] (default 8)
           --user-token-secret SECRET  HS256 secret for user tokens [HERALD_USER_TOKEN_SECRET]
                                       (generated and kept in the database when unset)
           --max-body-bytes N          Largest request body; larger gets 413 [HERALD_MAX_BODY_BYTES]

@@ -59,6 +59,7 @@ public struct HeraldCLI: Sendable {
             raw,
             valued: Arguments.pushFlags.union([
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
+                "database-pool-size",
             ]),
             environment: environment)
         if args.has("help") {
@@ -71,6 +72,8 @@ public struct HeraldCLI: Sendable {
         configuration.maxBodyBytes = try args.int("max-body-bytes", default: 1_048_576, range: 1024...(64 << 20))
         configuration.threadPoolSize = try args.int(
             "http-threads", default: configuration.threadPoolSize, range: 1...64)
+        configuration.databasePoolSize = try args.int(
+            "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {
                 throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")

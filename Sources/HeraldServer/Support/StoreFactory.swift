@@ -5,9 +5,12 @@ import HeraldStore
 /// PostgreSQL store, anything else SQLite.
 public enum StoreFactory {
     /// Connects and migrates. A PostgreSQL connection and its migrations block the calling
-    /// thread; this runs once, at start-up, before anything else is served.
-    public static func open(url: String) throws -> any HeraldStore {
-        if PostgresStore.isPostgresURL(url) { return try PostgresStore.open(url: url) }
+    /// thread; this runs once, at start-up, before anything else is served. `poolSize` bounds
+    /// the PostgreSQL store's connections.
+    public static func open(url: String, poolSize: Int = PostgresPoolSettings().size) throws -> any HeraldStore {
+        if PostgresStore.isPostgresURL(url) {
+            return try PostgresStore.open(url: url, pool: PostgresPoolSettings(size: poolSize))
+        }
         return try SQLiteStore.open(url: url)
     }
 }

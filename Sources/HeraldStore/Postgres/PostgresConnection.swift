@@ -3,23 +3,38 @@ import Foundation
 
 /// Owns one `PGconn*`; `PQfinish` in `deinit`.
 ///
-/// Not thread-safe: a connection is only ever used by whoever holds its lock (see
-/// ``PostgresStore``). Every statement goes through `PQexecParams` with text parameters, so
-/// values are never spliced into SQL text.
+/// Not thread-safe: a connection is only ever used from its own serial queue (see
+/// ``PostgresConnectionQueue``). Every statement goes through `PQexecParams` with text
+/// parameters, so values are never spliced into SQL text. A connection that was lost stays
+/// lost: it is never reset under a running transaction, its queue replaces it between calls.
 final class PostgresConnection {
     private let handle: OpaquePointer
     static let dialect = SQLDialect.postgres
+    /// Statements sent so far, so a caller can tell whether a failure came on the first one.
+    private(set) var statementsSent = 0
+    /// Set when a failed transaction could not be rolled back: the session must not be reused.
+    private var abandoned = false
 
-    /// Connects to `url` (`postgres://user@host:port/database?options=...`, libpq's URI syntax).
-    init(url: String) throws(StoreError) {
-        guard let connection = PQconnectdb(url) else {
+    /// Connects to `url` (`postgres://user@host:port/database?options=...`, libpq's URI
+    /// syntax), giving up after `connectTimeoutSeconds` unless the URL sets `connect_timeout`.
+    /// TCP keepalives notice a server that vanished without closing the connection.
+    init(url: String, connectTimeoutSeconds: Int = 5) throws(StoreError) {
+        // Later keywords win, so the URL (expanded from `dbname`) overrides these defaults.
+        let parameters = [
+            ("connect_timeout", String(connectTimeoutSeconds)), ("keepalives", "1"), ("keepalives_idle", "10"),
+            ("keepalives_interval", "5"), ("keepalives_count", "3"), ("dbname", url),
+        ]
+        let connection = Self.withCStrings(parameters.map(\.0)) { keywords in
+            Self.withCStrings(parameters.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection else {
             throw StoreError(code: .postgres, message: "libpq could not allocate a connection")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             // The URL is not repeated: it may hold a password.
             let message = Self.connectionMessage(connection)
             PQfinish(connection)
-            throw StoreError(code: .postgres, message: "could not connect to PostgreSQL: \(message)")
+            throw StoreError(code: .unavailable, message: "could not connect to PostgreSQL: \(message)")
         }
         herald_pq_ignore_notices(connection)
         handle = connection
@@ -27,19 +42,38 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// A connection the server dropped is re-established once before the next statement.
-    private func reconnectIfBroken() throws(StoreError) {
-        guard PQstatus(handle) == CONNECTION_BAD else { return }
-        PQreset(handle)
-        guard PQstatus(handle) == CONNECTION_OK else {
-            throw StoreError(
-                code: .postgres, message: "lost the PostgreSQL connection: \(Self.connectionMessage(handle))")
+    /// Whether the next call may use this session: it is open as far as can be told without a
+    /// round trip (a server that shut down or ended the session has closed the socket, which
+    /// reading what arrived meanwhile notices), outside any transaction, and not abandoned.
+    var isReusable: Bool {
+        guard !abandoned, PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else {
+            return false
         }
+        // libpq's socket is non-blocking: this never waits for the server.
+        return PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK
     }
 
     private static func connectionMessage(_ connection: OpaquePointer) -> String {
         PQerrorMessage(connection).map { String(cString: $0) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+    }
+
+    /// Calls `body` with a NULL-terminated C array of copies of `strings`, freed afterwards.
+    private static func withCStrings<T>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+    ) -> T {
+        let copies = strings.map { string in
+            guard let copy = strdup(string) else { fatalError("out of memory copying a connection parameter") }
+            return copy
+        }
+        defer {
+            for copy in copies { free(copy) }
+        }
+        let pointers = copies.map { UnsafePointer<CChar>?(UnsafePointer($0)) } + [nil]
+        return pointers.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { preconditionFailure("a C array is never empty") }
+            return body(base)
+        }
     }
 
     // MARK: Statements
@@ -53,7 +87,7 @@ final class PostgresConnection {
     func run(_ sql: SQL) throws(StoreError) -> PostgresResult {
         let text = sql.text(for: Self.dialect)
         let parameters = try sql.values.map { value throws(StoreError) in try Self.parameter(value, sql: text) }
-        try reconnectIfBroken()
+        statementsSent += 1
         // libpq copies the parameters before PQexecParams returns.
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
             parameter.map { text in
@@ -129,13 +163,13 @@ final class PostgresConnection {
 
     private func rollback() {
         // A failed COMMIT already ended the transaction; a lost connection has none left.
-        guard PQtransactionStatus(handle) != PQTRANS_IDLE else { return }
+        guard PQtransactionStatus(handle) != PQTRANS_IDLE, PQstatus(handle) == CONNECTION_OK else { return }
         do {
             try executeUncached("ROLLBACK")
         } catch {
-            // A connection that cannot roll back is reset: the server ends its transaction
-            // with the session, and the next statement starts clean.
-            PQreset(handle)
+            // A session that cannot roll back is given up: the server ends its transaction with
+            // the session, and the queue opens a new one for the next call.
+            abandoned = true
         }
     }
 }

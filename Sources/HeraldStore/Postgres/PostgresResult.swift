@@ -4,6 +4,10 @@ import Foundation
 /// The one place libpq result statuses are checked: returns the result when the statement
 /// succeeded, otherwise frees it and throws a ``StoreError`` with the SQLSTATE, PostgreSQL's
 /// primary message (never the DETAIL, which can quote row values) and the SQL.
+///
+/// A failure that means the server cannot be reached (the connection is gone, or the server
+/// is shutting down or starting up) is ``StoreError/Code/unavailable``; any other is
+/// ``StoreError/Code/postgres``.
 func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: String) throws(StoreError)
     -> PostgresResult
 {
@@ -11,7 +15,8 @@ func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: Str
         // No result at all: out of memory or the connection is gone.
         let message = PQerrorMessage(connection).map { String(cString: $0) } ?? "no result"
         throw StoreError(
-            code: .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+            code: PQstatus(connection) == CONNECTION_BAD ? .unavailable : .postgres,
+            message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
     }
     switch PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -22,10 +27,17 @@ func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: Str
             herald_pq_primary_message(result).map { String(cString: $0) }
             ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
         PQclear(result)
+        let lost = PQstatus(connection) == CONNECTION_BAD || sqlState.map(isUnreachableState) == true
         throw StoreError(
-            code: .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql,
-            sqlState: sqlState)
+            code: lost ? .unavailable : .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+            sql: sql, sqlState: sqlState)
     }
+}
+
+/// SQLSTATEs that say the server cannot serve this session: class 08 (connection exception),
+/// 57P01 to 57P03 (shut down by an administrator, after a crash, or starting up).
+private func isUnreachableState(_ sqlState: String) -> Bool {
+    sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
 }
 
 /// Owns one `PGresult*`; `PQclear` in `deinit`.

@@ -3,13 +3,16 @@ import HeraldModel
 
 /// The shared store: one PostgreSQL database that several `herald` processes can use at once.
 ///
-/// It holds ONE connection, used from its own serial queue (see ``PostgresConnectionQueue``),
-/// so a process runs one statement at a time and no libpq call ever blocks a cooperative
-/// thread. The inbox, outbox, delivery and broadcast statements are the ones SQLite runs
+/// It holds a bounded pool of connections (see ``PostgresConnectionPool``), each used from its
+/// own serial queue, so no libpq call ever blocks a cooperative thread; a transaction keeps one
+/// connection from start to end. A connection the database dropped is replaced on its next
+/// use; a call that cannot reach the database fails with ``StoreError/Code/unavailable``.
+/// The inbox, outbox, delivery and broadcast statements are the ones SQLite runs
 /// (``InboxStatements`` and its neighbours); what differs is locking, since other processes
 /// write at once: read-modify-writes lock their rows, claims skip rows another claimer holds.
 public final class PostgresStore: HeraldStore {
-    private let connection: PostgresConnectionQueue
+    /// The connections of this store (tests look at how many were opened and who waits).
+    let pool: PostgresConnectionPool
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
@@ -22,14 +25,27 @@ public final class PostgresStore: HeraldStore {
 
     /// Connects to a `postgres://` or `postgresql://` URL (libpq's URI syntax, e.g.
     /// `postgres://herald@127.0.0.1:5432/herald`) and applies pending migrations. Anything
-    /// else throws ``StoreError/Code/invalidDatabaseURL``.
-    public static func open(url: String) throws -> PostgresStore {
+    /// else throws ``StoreError/Code/invalidDatabaseURL``; a database that cannot be reached
+    /// throws ``StoreError/Code/unavailable``.
+    public static func open(url: String, pool settings: PostgresPoolSettings = PostgresPoolSettings()) throws
+        -> PostgresStore
+    {
+        try open(url: url, pool: settings, timer: .dispatch)
+    }
+
+    static func open(url: String, pool settings: PostgresPoolSettings, timer: PostgresPoolTimer) throws
+        -> PostgresStore
+    {
         guard isPostgresURL(url) else {
             throw StoreError(
                 code: .invalidDatabaseURL,
                 message: "unsupported database URL scheme; expected postgres://user@host:port/database")
         }
-        return try PostgresStore(connection: PostgresConnection(url: url))
+        let connectTimeout = settings.connectTimeoutSeconds
+        return try PostgresStore(
+            pool: PostgresConnectionPool(settings: settings, timer: timer) { () throws(StoreError) in
+                try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeout)
+            })
     }
 
     /// Whether `url` names a PostgreSQL database.
@@ -37,10 +53,9 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(connection: PostgresConnection) throws {
-        let queue = PostgresConnectionQueue(connection)
-        self.connection = queue
-        appliedMigrations = try queue.runBlocking { db in try Self.migrate(db) }
+    private init(pool: PostgresConnectionPool) throws {
+        self.pool = pool
+        appliedMigrations = try pool.runBlocking { db in try Self.migrate(db) }
     }
 
     // MARK: Migrations
@@ -49,12 +64,12 @@ public final class PostgresStore: HeraldStore {
     /// store instance applied, at open or now: `[]` when the database was already current.
     @discardableResult
     public func migrate() throws -> [Int] {
-        try appliedMigrations + connection.runBlocking { db in try Self.migrate(db) }
+        try appliedMigrations + pool.runBlocking { db in try Self.migrate(db) }
     }
 
     /// The versions recorded in `schema_migrations`, ascending.
     public func schemaVersions() throws -> [Int] {
-        try connection.runBlocking { db in
+        try pool.runBlocking { db in
             try db.query("SELECT version FROM schema_migrations ORDER BY version") { row throws(StoreError) in
                 try row.int(0)
             }
@@ -94,14 +109,16 @@ public final class PostgresStore: HeraldStore {
 
     // MARK: Access
 
-    /// Runs `body` on the connection in one transaction.
+    /// Runs `body` on a connection of the pool in one transaction. When the connection is lost
+    /// after `BEGIN` the call fails as unavailable and is not run again (see ``PostgresWork``).
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await connection.run { db in try db.transaction { try body(db) } }
+        try await pool.run(.transaction) { db in try db.transaction { try body(db) } }
     }
 
-    /// Runs `body` on the connection, each statement in its own implicit transaction.
+    /// Runs `body`, which only reads, on a connection of the pool, each statement in its own
+    /// implicit transaction; run once more on a new connection when the first was lost under it.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await connection.run(body)
+        try await pool.run(.read, body)
     }
 
     // MARK: Settings
