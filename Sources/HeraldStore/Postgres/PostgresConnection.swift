@@ -4,9 +4,11 @@ import Foundation
 /// Owns one `PGconn*`; `PQfinish` in `deinit`.
 ///
 /// Not thread-safe: a connection is only ever used from its own serial queue (see
-/// ``PostgresConnectionQueue``). Every statement goes through `PQexecParams` with text
-/// parameters, so values are never spliced into SQL text. A connection that was lost stays
-/// lost: it is never reset under a running transaction, its queue replaces it between calls.
+/// ``PostgresConnectionQueue``). Every statement is prepared once per session
+/// (`PQprepare`) and then run with text parameters (`PQexecPrepared`), so values are never
+/// spliced into SQL text and PostgreSQL plans each statement once. A connection that was lost
+/// stays lost: it is never reset under a running transaction, its queue replaces it between
+/// calls.
 final class PostgresConnection {
     private let handle: OpaquePointer
     static let dialect = SQLDialect.postgres
@@ -14,6 +16,10 @@ final class PostgresConnection {
     private(set) var statementsSent = 0
     /// Set when a failed transaction could not be rolled back: the session must not be reused.
     private var abandoned = false
+    /// The names of the statements prepared on this session, by SQL text.
+    private var prepared: [String: String] = [:]
+    /// Statements prepared per session at most; beyond, statements are planned at each run.
+    static let maxPreparedStatements = 256
 
     /// Connects to `url` (`postgres://user@host:port/database?options=...`, libpq's URI
     /// syntax), giving up after `connectTimeoutSeconds` unless the URL sets `connect_timeout`.
@@ -83,11 +89,13 @@ final class PostgresConnection {
         _ = try run(sql)
     }
 
-    /// Runs `sql` with its values bound as text parameters (`$1`, `$2`, ...).
-    func run(_ sql: SQL) throws(StoreError) -> PostgresResult {
+    /// Runs `sql` with its values bound as text parameters (`$1`, `$2`, ...), prepared on this
+    /// session the first time unless `prepares` is false.
+    func run(_ sql: SQL, prepares: Bool = true) throws(StoreError) -> PostgresResult {
         let text = sql.text(for: Self.dialect)
         let parameters = try sql.values.map { value throws(StoreError) in try Self.parameter(value, sql: text) }
         statementsSent += 1
+        let name = prepares ? try preparedName(text, parameterCount: Int32(parameters.count)) : nil
         // libpq copies the parameters before PQexecParams returns.
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
             parameter.map { text in
@@ -100,14 +108,30 @@ final class PostgresConnection {
         }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
         let result = pointers.withUnsafeBufferPointer { values in
-            PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+            if let name {
+                PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
+            } else {
+                PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+            }
         }
         return try postgresCheck(result, connection: handle, sql: text)
     }
 
-    /// Runs a statement given as plain text (DDL, transaction control), without parameters.
+    /// The name `text` is prepared under on this session, preparing it now the first time; nil
+    /// once the session holds ``maxPreparedStatements``.
+    private func preparedName(_ text: String, parameterCount: Int32) throws(StoreError) -> String? {
+        if let name = prepared[text] { return name }
+        guard prepared.count < Self.maxPreparedStatements else { return nil }
+        let name = "herald_\(prepared.count + 1)"
+        _ = try postgresCheck(PQprepare(handle, name, text, parameterCount, nil), connection: handle, sql: text)
+        prepared[text] = name
+        return name
+    }
+
+    /// Runs a statement given as plain text (DDL, transaction control), without parameters and
+    /// without preparing it.
     func executeUncached(_ text: String) throws(StoreError) {
-        try execute(SQL(stringLiteral: text))
+        _ = try run(SQL(stringLiteral: text), prepares: false)
     }
 
     /// Runs a statement and maps every row.

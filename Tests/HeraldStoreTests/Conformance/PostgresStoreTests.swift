@@ -92,6 +92,39 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a statement is prepared once per session and run with new values; past the cap, statements still run")
+    func statementsArePreparedOnce() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            let prepared: SQL =
+                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::bigint + %'"
+            let (sums, count) = try await store.read { db in
+                let sums = try (1...3).map { value throws(StoreError) in
+                    try db.queryOne("SELECT \(Int64(value))::bigint + 40") { row throws(StoreError) in try row.int64(0)
+                    }
+                }
+                let count = try db.queryOne(prepared) { row throws(StoreError) in try row.int64(0) }
+                return (sums, count)
+            }
+            #expect(sums == [41, 42, 43])
+            #expect(count == 1, "one prepared statement served the three runs")
+
+            let total = try await store.read { db in
+                var total: Int64 = 0
+                for offset in 0..<(PostgresConnection.maxPreparedStatements + 20) {
+                    let sql = SQL(stringLiteral: "SELECT 1 + \(offset)")
+                    total += try db.queryOne(sql) { row throws(StoreError) in try row.int64(0) } ?? 0
+                }
+                let held = try db.queryOne("SELECT count(*) FROM pg_prepared_statements") { row throws(StoreError) in
+                    try row.int64(0)
+                }
+                #expect(held == Int64(PostgresConnection.maxPreparedStatements))
+                return total
+            }
+            let runs = Int64(PostgresConnection.maxPreparedStatements + 20)
+            #expect(total == runs + runs * (runs - 1) / 2)
+        }
+    }
+
     @Test("a transaction whose body throws leaves nothing behind")
     func transactionRollsBack() async throws {
         struct Refused: Error {}
