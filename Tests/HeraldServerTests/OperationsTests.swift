@@ -43,6 +43,16 @@ struct OperationsTests {
             #expect(
                 documented == served,
                 "only served: \(served.subtracting(documented)), only documented: \(documented.subtracting(served))")
+            // Any request can time out and any store call can find the database gone: every
+            // operation documents a 503.
+            for (path, operations) in paths {
+                for (method, operation) in operations where methods.contains(method) {
+                    let responses = (operation as? [String: Any])?["responses"] as? [String: Any]
+                    #expect(responses?["503"] != nil, "\(method) \(path) has no 503")
+                }
+            }
+            let components = (document["components"] as? [String: Any])?["responses"] as? [String: Any]
+            #expect(components?["Unavailable"] != nil)
         }
     }
 

@@ -1,12 +1,40 @@
+import Foundation
+
 /// The HTTP contract as an OpenAPI 3.1 document, served at `/openapi.json`.
 enum OpenAPIDocument {
+    /// The document as served: ``json`` with a 503 `Unavailable` answer on every operation that
+    /// does not name its own, since any request can run out of time and any store call can find
+    /// PostgreSQL unreachable.
+    static let served: String = {
+        guard let data = json.data(using: .utf8),
+            var document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            var paths = document["paths"] as? [String: [String: Any]]
+        else { preconditionFailure("openapi.json is not a JSON object with paths") }
+        for (path, var operations) in paths {
+            for (method, value) in operations {
+                guard var operation = value as? [String: Any], var responses = operation["responses"] as? [String: Any]
+                else { continue }
+                if responses["503"] == nil { responses["503"] = ["$ref": "#/components/responses/Unavailable"] }
+                operation["responses"] = responses
+                operations[method] = operation
+            }
+            paths[path] = operations
+        }
+        document["paths"] = paths
+        guard
+            let served = try? JSONSerialization.data(
+                withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { preconditionFailure("openapi.json cannot be written back") }
+        return String(decoding: served, as: UTF8.self)
+    }()
+
     static let json: String = #"""
         {
           "openapi": "3.1.0",
           "info": {
             "title": "Herald",
             "version": "1.0.0",
-            "description": "Notification server. JSON, camelCase, RFC 3339 times, opaque cursors. Every error is {\"error\":{\"code\":\"snake_case\",\"message\":\"text\"}} (4xx: bad input; 5xx: a bug). A known path answers 405 method_not_allowed for a method it lacks; a body over the size limit answers 413 payload_too_large."
+            "description": "Notification server. JSON, camelCase, RFC 3339 times, opaque cursors. Every error is {\"error\":{\"code\":\"snake_case\",\"message\":\"text\"}} (4xx: bad input; 5xx: a bug, except 503 timeout, not_ready and database_unavailable, which are worth retrying). A known path answers 405 method_not_allowed for a method it lacks; a body over the size limit answers 413 payload_too_large."
           },
           "servers": [{"url": "http://127.0.0.1:8080"}],
           "tags": [
@@ -637,6 +665,11 @@ enum OpenAPIDocument {
               },
               "ServiceUnavailable": {
                 "description": "not_ready",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "Unavailable": {
+                "description": "timeout (the request ran out of time) or database_unavailable (PostgreSQL cannot be reached, or no pooled connection came free in time); Retry-After says when to try again.",
+                "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               }
             },
