@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import Synchronization
 
 /// The shared store: one PostgreSQL database that several `herald` processes can use at once.
 ///
@@ -10,6 +11,10 @@ import HeraldModel
 /// write at once: read-modify-writes lock their rows, claims skip rows another claimer holds.
 public final class PostgresStore: HeraldStore {
     private let connection: PostgresConnectionQueue
+    /// Where the store connected, for the live-change listener's own connection.
+    let url: String
+    /// The live-change listener, while changes are watched (see `PostgresStore+LiveChanges.swift`).
+    let listener = Mutex<PostgresListener?>(nil)
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
@@ -29,7 +34,7 @@ public final class PostgresStore: HeraldStore {
                 code: .invalidDatabaseURL,
                 message: "unsupported database URL scheme; expected postgres://user@host:port/database")
         }
-        return try PostgresStore(connection: PostgresConnection(url: url))
+        return try PostgresStore(url: url, connection: PostgresConnection(url: url))
     }
 
     /// Whether `url` names a PostgreSQL database.
@@ -37,7 +42,8 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(connection: PostgresConnection) throws {
+    private init(url: String, connection: PostgresConnection) throws {
+        self.url = url
         let queue = PostgresConnectionQueue(connection)
         self.connection = queue
         appliedMigrations = try queue.runBlocking { db in try Self.migrate(db) }
