@@ -84,8 +84,14 @@ private final class ListeningSession {
     let socket: Int32
 
     init(url: String) throws(StoreError) {
-        let keywords = ["dbname", "application_name"]
-        let values = [url, PostgresListener.applicationName]
+        // An idle LISTEN session sends nothing: TCP keepalives find a peer that vanished
+        // without closing (about a minute), and a connection attempt gives up after 10 s.
+        let settings = [
+            ("dbname", url), ("application_name", PostgresListener.applicationName), ("connect_timeout", "10"),
+            ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+        ]
+        let keywords = settings.map(\.0)
+        let values = settings.map(\.1)
         let connection = Self.connect(keywords: keywords, values: values)
         guard let connection else {
             throw StoreError(code: .postgres, message: "libpq could not allocate a connection")
@@ -114,7 +120,8 @@ private final class ListeningSession {
 
     deinit { PQfinish(handle) }
 
-    /// `PQconnectdbParams` with the URL expanded as the `dbname`, so `application_name` can be added to it.
+    /// `PQconnectdbParams` with the URL expanded as the `dbname`, so settings can be added to it
+    /// (the later ones win over the URL's).
     private static func connect(keywords: [String], values: [String]) -> OpaquePointer? {
         let keywordCopies = keywords.map { strdup($0) } + [nil]
         let valueCopies = values.map { strdup($0) } + [nil]
