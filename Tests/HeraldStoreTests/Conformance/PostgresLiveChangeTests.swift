@@ -86,6 +86,31 @@ struct PostgresLiveChangeTests {
         }
     }
 
+    @Test("a 1,000-recipient publish is heard for every recipient, in payloads PostgreSQL accepts")
+    func largePublishIsHeardForEveryone() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let writer = try await PostgresTestDatabase.open(url)
+            let listening = try await PostgresTestDatabase.open(url)
+            let heard = HeardChanges()
+            try listening.startWatchingChanges { heard.append($0) }
+            defer { listening.stopWatchingChanges() }
+            try await heard.waitFor("the listener's first connection") { $0 == .resync }
+
+            let users = (0..<1_000).map { _ in "user-\(UUID().uuidString.lowercased())" }
+            let outcome = try await writer.publish(
+                users.enumerated().map { note("n\($0.offset)", user: $0.element) }, catalog: .standard,
+                idempotency: nil)
+            let through = try #require(outcome.createdEvents?.map(\.seq).max())
+            try await heard.waitUntil("every recipient") { changes in
+                let recipients = changes.flatMap { change -> [String] in
+                    guard case .events(let userIDs, through) = change else { return [] }
+                    return userIDs
+                }
+                return recipients.count == users.count && Set(recipients) == Set(users)
+            }
+        }
+    }
+
     @Test("a rolled-back write announces nothing")
     func rollbackAnnouncesNothing() async throws {
         try await PostgresTestDatabase.withSchema { url in
@@ -158,9 +183,14 @@ private final class HeardChanges: Sendable {
 
     /// Waits (polling, for a real connection) until `count` reported changes match.
     func waitFor(_ what: String, count: Int = 1, _ matches: (LiveChange) -> Bool) async throws {
+        try await waitUntil(what) { $0.filter(matches).count >= count }
+    }
+
+    /// Waits (polling) until what was reported so far satisfies `holds`.
+    func waitUntil(_ what: String, _ holds: ([LiveChange]) -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
-        while all.filter(matches).count < count {
-            try #require(ContinuousClock.now < deadline, "the listener never reported \(what): \(all)")
+        while !holds(all) {
+            try #require(ContinuousClock.now < deadline, "the listener never reported \(what): \(all.prefix(10))")
             try await Task.sleep(for: .milliseconds(10))
         }
     }
