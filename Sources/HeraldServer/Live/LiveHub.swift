@@ -9,9 +9,9 @@ import Synchronization
 /// Streams are fed from the store's event log, never from what a write hands over: a change
 /// (written here, or announced by another process sharing the database) only says which users
 /// have new events, and one catch-up at a time per user reads the log after the lowest seq its
-/// streams have written and gives each stream the events above its own. Sequence numbers become
-/// visible in order (the store logs events one transaction at a time where processes share
-/// it), so a stream never skips an event and never writes one twice, however many times and in
+/// streams have written and gives each stream the events above its own. One user's sequence
+/// numbers become visible in order (the store draws them under the user's counter row lock),
+/// so a stream never skips an event and never writes one twice, however many times and in
 /// whatever order it hears of it. Counts are not pushed as computed by each write (an older
 /// value could arrive last): a change marks the user's counts stale, and one refresh at a time
 /// per user reads them fresh and sends them.
@@ -123,6 +123,7 @@ final class LiveHub: Sendable {
     private func runCatchUp(of userID: String) async {
         while true {
             let streams = subscribers(of: userID)
+            // A failed read is tried again at the user's next change (or the listener's resync).
             if let from = streams.compactMap(\.cursor).min(),
                 let logged = try? await events(userID, from, Self.catchUpBatch)
             {
