@@ -32,7 +32,11 @@ public final class HeraldApplication: Sendable {
         let poolSize = configuration.databasePoolSize
         let store = try store ?? StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize)
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
-        let hub = LiveHub(counts: { userID in try await store.counts(userID: userID) })
+        let hub = LiveHub(
+            counts: { userID in try await store.counts(userID: userID) },
+            events: { userID, afterSeq, limit in
+                try await store.streamEvents(userID: userID, afterSeq: afterSeq, limit: limit)
+            })
         let pushMetrics = PushMetrics()
         let metrics = Metrics(
             gauges: { [hub] in
@@ -112,6 +116,10 @@ public final class HeraldApplication: Sendable {
     /// the broadcast runner; heartbeats; hourly pruning of the event log and of expired
     /// idempotency claims).
     public func start() throws {
+        if let changes = services.store as? any LiveChangeSource {
+            // Before listening, so no stream opens before changes of other processes are heard.
+            try changes.startWatchingChanges { [hub = services.hub] change in hub.receive(change) }
+        }
         try http.start()
         if configuration.pushWorker.isEnabled {
             let worker = worker
@@ -179,6 +187,7 @@ public final class HeraldApplication: Sendable {
             defer { tasks = [] }
             return tasks
         }) { task.cancel() }
+        (services.store as? any LiveChangeSource)?.stopWatchingChanges()
         services.hub.closeAll()
         await http.stop()
         logger.info("herald stopped")

@@ -73,8 +73,8 @@ enum InboxStatements {
     static func writeNotifications<DB: StoreConnection>(
         _ notifications: [NewNotification], catalog: Catalog, _ db: DB
     ) throws -> (events: [StreamEventRecord], counts: [String: Counts]) {
-        var events: [StreamEventRecord] = []
-        events.reserveCapacity(notifications.count)
+        var pending: [PendingEvent] = []
+        pending.reserveCapacity(notifications.count)
         var recipients: [String] = []  // first-appearance order
         var added: [String: Int] = [:]  // visible rows added per user
         for notification in notifications {
@@ -84,7 +84,7 @@ enum InboxStatements {
             }
             let event = try insert(notification, db)
             if let event {
-                events.append(event)
+                pending.append(event)
                 added[notification.userID, default: 0] += 1
             }
         }
@@ -108,13 +108,14 @@ enum InboxStatements {
                 counts[userID] = try Self.counts(db, userID: userID)
             }
         }
-        return (events, counts)
+        // Logged last, once every recipient's counter row is locked (see `appendEvents`).
+        return (try appendEvents(pending, db), counts)
     }
 
     /// Inserts one row (its statements are cached, so a batch reuses them); returns its
-    /// `notification.created` event, or `nil` for a hidden row.
+    /// `notification.created` event to log, or `nil` for a hidden row.
     private static func insert(_ notification: NewNotification, _ db: some StoreConnection) throws
-        -> StreamEventRecord?
+        -> PendingEvent?
     {
         let hasDetail = notification.detail.map { !$0.isEmpty } ?? false
         let data = StoreJSON.encodeData(notification.data)
@@ -139,25 +140,51 @@ enum InboxStatements {
             """)
         guard !notification.hidden else { return nil }
         writer.notificationClose(readAt: nil, seenAt: nil)
-        return try appendEvent(
-            db, userID: notification.userID, kind: StreamEventRecord.notificationCreated,
-            payload: writer.text, at: notification.createdAt)
+        return PendingEvent(
+            userID: notification.userID, kind: StreamEventRecord.notificationCreated, payload: writer.text,
+            at: notification.createdAt)
     }
 
-    private static func appendEvent(
-        _ db: some StoreConnection, userID: String, kind: String, payload: String, at: Date
-    ) throws -> StreamEventRecord {
-        let seq = try db.queryOne(
-            """
-            INSERT INTO stream_events (user_id, kind, payload, created_at)
-            VALUES (\(userID), \(kind), \(payload), \(at))
-            RETURNING seq
-            """
-        ) { row throws(StoreError) in try row.int64(0) }
-        guard let seq else {
-            throw StoreError(code: .invalidStoredValue, message: "stream event insert returned no seq")
+    /// A stream event to log at the end of its transaction.
+    private struct PendingEvent {
+        var userID: String
+        var kind: String
+        var payload: String
+        var at: Date
+    }
+
+    /// Logs `pending` in order and announces them to the other processes; answers the logged events.
+    ///
+    /// The caller has already changed (so locked) the counter row of every user in `pending`,
+    /// and holds it until commit. A sequence hands out numbers at `nextval`, not at commit; were
+    /// they drawn before that lock, a transaction holding seq 7 of a user could commit after
+    /// one holding seq 8, and a stream that resumed after 8 would never get 7. Drawn under it,
+    /// one user's events commit in sequence order in every process (SQLite's one writer gives
+    /// that anyway), which the live hub and `Last-Event-ID` rely on.
+    private static func appendEvents(_ pending: [PendingEvent], _ db: some StoreConnection) throws
+        -> [StreamEventRecord]
+    {
+        guard !pending.isEmpty else { return [] }
+        var events: [StreamEventRecord] = []
+        events.reserveCapacity(pending.count)
+        var userIDs: [String] = []  // first-appearance order
+        var announced: Set<String> = []
+        for event in pending {
+            let seq = try db.queryOne(
+                """
+                INSERT INTO stream_events (user_id, kind, payload, created_at)
+                VALUES (\(event.userID), \(event.kind), \(event.payload), \(event.at))
+                RETURNING seq
+                """
+            ) { row throws(StoreError) in try row.int64(0) }
+            guard let seq else {
+                throw StoreError(code: .invalidStoredValue, message: "stream event insert returned no seq")
+            }
+            events.append(StreamEventRecord(seq: seq, userID: event.userID, kind: event.kind, payload: event.payload))
+            if announced.insert(event.userID).inserted { userIDs.append(event.userID) }
         }
-        return StreamEventRecord(seq: seq, userID: userID, kind: kind, payload: payload)
+        try db.announce(.events(userIDs: userIDs, throughSeq: events.map(\.seq).max() ?? 0))
+        return events
     }
 
     // MARK: Inbox
@@ -256,6 +283,7 @@ enum InboxStatements {
     static func markAllSeen<DB: StoreConnection>(userID: String, update: SQL, _ db: DB) throws -> Counts {
         _ = try db.queryOne("SELECT 1 FROM user_counters WHERE user_id = \(userID) \(DB.rowLock)") { _ in true }
         try db.execute(update)
+        try db.announce(.counts(userIDs: [userID]))
         return try db.queryOne(
             "UPDATE user_counters SET unseen = 0 WHERE user_id = \(userID) RETURNING unread, unseen"
         ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
@@ -287,9 +315,12 @@ enum InboxStatements {
     ) throws -> StreamEventRecord {
         let payload = StreamEventRecord.NotificationUpdated(
             id: item.id, readAt: item.readAt, seenAt: item.seenAt, deleted: deleted)
-        return try appendEvent(
-            db, userID: userID, kind: StreamEventRecord.notificationUpdated, payload: try StoreJSON.encode(payload),
-            at: at)
+        let pending = PendingEvent(
+            userID: userID, kind: StreamEventRecord.notificationUpdated, payload: try StoreJSON.encode(payload), at: at)
+        guard let event = try appendEvents([pending], db).first else {
+            throw StoreError(code: .invalidStoredValue, message: "stream event insert logged nothing")
+        }
+        return event
     }
 
     // MARK: Counts

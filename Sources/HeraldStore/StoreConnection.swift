@@ -29,6 +29,10 @@ protocol StoreConnection {
     /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError)
 
+    /// Tells the other processes sharing the database of `change` once the transaction
+    /// commits (nothing if it rolls back); a no-op for a store of one process.
+    func announce(_ change: LiveChange) throws(StoreError)
+
     func execute(_ sql: SQL) throws(StoreError)
     func query<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> [T]
     func queryOne<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> T?
@@ -72,6 +76,9 @@ extension SQLiteConnection: StoreConnection {
 
     /// A no-op: SQLite's one writer already runs publishes one after the other.
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {}
+
+    /// A no-op: one process holds a SQLite database, and its hub hears every change itself.
+    func announce(_ change: LiveChange) throws(StoreError) {}
 
     func change(_ sql: SQL) throws(StoreError) -> Int {
         try execute(sql)

@@ -6,27 +6,46 @@ import Synchronization
 
 /// Fans changes out to the open streams of each user.
 ///
-/// Logged events carry the sequence number of the store's event log. Two writes for one user
-/// can finish in either order, so live events are never dropped for arriving "late"; only the
-/// events a reconnecting stream already replayed from the log are skipped. Counts are not
-/// pushed as computed by each write (an older value could arrive last): a change marks the
-/// user's counts stale, and one refresh at a time per user reads them fresh and sends them.
+/// Streams are fed from the store's event log, never from what a write hands over: a change
+/// (written here, or announced by another process sharing the database) only says which users
+/// have new events, and one catch-up at a time per user reads the log after the lowest seq its
+/// streams have written and gives each stream the events above its own. One user's sequence
+/// numbers become visible in order (the store draws them under the user's counter row lock),
+/// so a stream never skips an event and never writes one twice, however many times and in
+/// whatever order it hears of it. Counts are not pushed as computed by each write (an older
+/// value could arrive last): a change marks the user's counts stale, and one refresh at a time
+/// per user reads them fresh and sends them.
 final class LiveHub: Sendable {
     /// Streams one user may hold; a new one beyond this closes their oldest.
     static let maxStreamsPerUser = 16
+
+    /// Events one catch-up read takes from the log; a user further behind takes several reads.
+    static let catchUpBatch = 500
+
+    /// Reads a user's logged events after a seq, oldest first, at most `limit` (the store's).
+    typealias EventReader =
+        @Sendable (_ userID: String, _ afterSeq: Int64, _ limit: Int) async throws
+        -> [StreamEventRecord]
 
     private struct State {
         var subscribers: [String: [LiveSubscriber]] = [:]
         /// Users whose counts refresh is running, and whether another change came meanwhile.
         var refreshing: [String: Bool] = [:]
+        /// Users whose catch-up is running, and whether more events were logged meanwhile.
+        var catchingUp: [String: Bool] = [:]
     }
 
     private let state = Mutex(State())
     private let counts: @Sendable (String) async throws -> Counts
+    private let events: EventReader
 
-    /// `counts` reads a user's current counts (the store).
-    init(counts: @escaping @Sendable (String) async throws -> Counts) {
+    /// `counts` reads a user's current counts, `events` their logged events after a seq (the store).
+    init(
+        counts: @escaping @Sendable (String) async throws -> Counts,
+        events: @escaping EventReader
+    ) {
         self.counts = counts
+        self.events = events
     }
 
     /// Number of open streams, for `/metrics`.
@@ -54,13 +73,72 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// Sends logged events (with their sequence numbers) to their users' streams.
+    /// Events were logged by this process: their users' streams catch up.
     func publish(_ events: [StreamEventRecord]) {
-        for event in events {
-            let frame = ServerSentEvent(id: String(event.seq), event: event.kind, data: event.payload).bytes
-            for subscriber in subscribers(of: event.userID) {
-                subscriber.deliver(seq: event.seq, frame: frame)
+        var through: [String: Int64] = [:]
+        for event in events { through[event.userID] = max(through[event.userID] ?? 0, event.seq) }
+        for (userID, seq) in through { eventsLogged(for: userID, through: seq) }
+    }
+
+    /// A change committed by any process sharing the store (see ``LiveChange``).
+    func receive(_ change: LiveChange) {
+        switch change {
+        case .events(let userIDs, let throughSeq):
+            for userID in userIDs {
+                eventsLogged(for: userID, through: throughSeq)
+                countsChanged(for: userID)
             }
+        case .counts(let userIDs):
+            for userID in userIDs { countsChanged(for: userID) }
+        case .resync:
+            let userIDs = state.withLock { Array($0.subscribers.keys) }
+            for userID in userIDs {
+                catchUp(userID)
+                countsChanged(for: userID)
+            }
+        }
+    }
+
+    /// Events of `userID` up to `seq` are in the log: streams that have not written them catch up.
+    func eventsLogged(for userID: String, through seq: Int64) {
+        guard subscribers(of: userID).contains(where: { $0.isBehind(seq) }) else { return }
+        catchUp(userID)
+    }
+
+    /// Reads the log for `userID`'s streams and writes what each has not (a stream that just
+    /// finished its replay asks for this, for what was logged while it replayed).
+    func catchUp(_ userID: String) {
+        let start = state.withLock { state -> Bool in
+            if state.catchingUp[userID] != nil {
+                state.catchingUp[userID] = true  // read once more when the current catch-up ends
+                return false
+            }
+            state.catchingUp[userID] = false
+            return true
+        }
+        guard start else { return }
+        Task { await runCatchUp(of: userID) }
+    }
+
+    private func runCatchUp(of userID: String) async {
+        while true {
+            let streams = subscribers(of: userID)
+            // A failed read is tried again at the user's next change (or the listener's resync).
+            if let from = streams.compactMap(\.cursor).min(),
+                let logged = try? await events(userID, from, Self.catchUpBatch)
+            {
+                for subscriber in streams { subscriber.deliver(logged) }
+                if logged.count == Self.catchUpBatch { continue }
+            }
+            let again = state.withLock { state -> Bool in
+                guard state.catchingUp[userID] == true else {
+                    state.catchingUp[userID] = nil
+                    return false
+                }
+                state.catchingUp[userID] = false
+                return true
+            }
+            guard again else { return }
         }
     }
 
@@ -133,8 +211,8 @@ extension ServerSentEvent {
     }
 }
 
-/// One open stream of one user. It starts out replaying the log for `Last-Event-ID`: live
-/// frames that arrive meanwhile are held and sent after the replay, each event once.
+/// One open stream of one user. It starts out replaying the log for `Last-Event-ID`; then the
+/// hub's catch-ups give it the logged events, of which it writes those above its cursor.
 final class LiveSubscriber: Sendable {
     let userID: String
     let stream: ResponseStream
@@ -142,11 +220,11 @@ final class LiveSubscriber: Sendable {
     let expires: Date
 
     private struct State {
-        /// Events up to here were sent by the replay; live copies of them are skipped.
-        var replayedThrough: Int64 = 0
-        /// Live frames that arrived during the replay (seq `nil` for unsequenced ones).
-        var held: [(seq: Int64?, frame: [UInt8])] = []
-        var replaying = true
+        /// The highest seq this stream stands at: every event up to it was written or predates
+        /// the stream. `nil` while the stream replays.
+        var cursor: Int64?
+        /// Unsequenced frames (counts, heartbeats) that arrived during the replay.
+        var held: [[UInt8]] = []
     }
 
     private let state = Mutex(State())
@@ -157,39 +235,48 @@ final class LiveSubscriber: Sendable {
         self.expires = expires
     }
 
-    func deliver(seq: Int64, frame: [UInt8]) {
+    /// Where the stream stands, or `nil` while it replays (events logged meanwhile are read
+    /// by the catch-up that follows its replay).
+    var cursor: Int64? { state.withLock { $0.cursor } }
+
+    /// Whether the stream, live, has not yet written an event with sequence `seq`.
+    func isBehind(_ seq: Int64) -> Bool { state.withLock { $0.cursor.map { $0 < seq } ?? false } }
+
+    /// Writes the events (oldest first) above the cursor and moves it on.
+    func deliver(_ events: [StreamEventRecord]) {
         state.withLock { state in
-            if state.replaying {
-                state.held.append((seq, frame))
-            } else if seq > state.replayedThrough {
-                stream.write(frame)
+            guard var cursor = state.cursor else { return }
+            for event in events where event.seq > cursor {
+                stream.write(ServerSentEvent(id: String(event.seq), event: event.kind, data: event.payload).bytes)
+                cursor = event.seq
             }
+            state.cursor = cursor
         }
     }
 
     func deliverUnsequenced(_ frame: [UInt8]) {
         state.withLock { state in
-            if state.replaying {
-                state.held.append((nil, frame))
+            if state.cursor == nil {
+                state.held.append(frame)
             } else {
                 stream.write(frame)
             }
         }
     }
 
-    /// Writes `preamble`, the replayed events in order, then what arrived meanwhile, and goes live.
-    func finishReplay(preamble: [UInt8], _ events: [StreamEventRecord]) {
+    /// Writes `preamble`, the replayed events in order, then what arrived meanwhile, and goes
+    /// live at `cursor` (the seq the client now stands at) or the last replayed event's, if higher.
+    func finishReplay(preamble: [UInt8], _ events: [StreamEventRecord], cursor: Int64) {
         state.withLock { state in
             stream.write(preamble)
-            for event in events {
+            var position = cursor
+            for event in events where event.seq > position {
                 stream.write(ServerSentEvent(id: String(event.seq), event: event.kind, data: event.payload).bytes)
-                state.replayedThrough = max(state.replayedThrough, event.seq)
+                position = event.seq
             }
-            for held in state.held where held.seq.map({ $0 > state.replayedThrough }) ?? true {
-                stream.write(held.frame)
-            }
+            for frame in state.held { stream.write(frame) }
             state.held = []
-            state.replaying = false
+            state.cursor = position
         }
     }
 }

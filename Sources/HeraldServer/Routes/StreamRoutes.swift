@@ -31,6 +31,8 @@ struct StreamRoutes {
         // The id a new stream starts at; read after subscribing, so whatever is logged later
         // reaches this stream live.
         var startID: String?
+        // Where the stream goes live: the client's id, or the newest logged event.
+        var cursor = resumeAfter ?? 0
         do {
             if let resumeAfter {
                 missed = try await services.store.streamEvents(
@@ -40,12 +42,14 @@ struct StreamRoutes {
                     // resumes from there rather than from somewhere inside what it skipped.
                     let latest = try await services.store.latestStreamSeq(userID: userID)
                     missed = []
+                    cursor = latest
                     preamble +=
                         ServerSentEvent(id: String(latest), event: "reset", data: #"{"reason":"too_far_behind"}"#)
                         .bytes
                 }
             } else {
-                startID = String(try await services.store.latestStreamSeq(userID: userID))
+                cursor = try await services.store.latestStreamSeq(userID: userID)
+                startID = String(cursor)
             }
         } catch {
             services.hub.unsubscribe(subscriber)
@@ -53,7 +57,9 @@ struct StreamRoutes {
             throw error
         }
         preamble += ServerSentEvent.fields(id: startID, retry: 3000)
-        subscriber.finishReplay(preamble: preamble, missed)
+        subscriber.finishReplay(preamble: preamble, missed, cursor: cursor)
+        // Whatever was logged while the stream replayed.
+        services.hub.catchUp(userID)
         services.hub.countsChanged(for: userID)
         var headers = HTTPHeaders()
         headers["Cache-Control"] = "no-cache"

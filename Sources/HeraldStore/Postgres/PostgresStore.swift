@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import Synchronization
 
 /// The shared store: one PostgreSQL database that several `herald` processes can use at once.
 ///
@@ -13,6 +14,10 @@ import HeraldModel
 public final class PostgresStore: HeraldStore {
     /// The connections of this store (tests look at how many were opened and who waits).
     let pool: PostgresConnectionPool
+    /// Where the store connected, for the live-change listener's own connection.
+    let url: String
+    /// The live-change listener, while changes are watched (see `PostgresStore+LiveChanges.swift`).
+    let listener = Mutex<PostgresListener?>(nil)
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
 
@@ -43,6 +48,7 @@ public final class PostgresStore: HeraldStore {
         }
         let connectTimeout = settings.connectTimeoutSeconds
         return try PostgresStore(
+            url: url,
             pool: PostgresConnectionPool(settings: settings, timer: timer) { () throws(StoreError) in
                 try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeout)
             })
@@ -53,7 +59,8 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(pool: PostgresConnectionPool) throws {
+    private init(url: String, pool: PostgresConnectionPool) throws {
+        self.url = url
         self.pool = pool
         appliedMigrations = try pool.runBlocking { db in try Self.migrate(db) }
     }

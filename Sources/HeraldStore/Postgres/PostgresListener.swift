@@ -1,0 +1,158 @@
+import CPostgres
+import Foundation
+import Synchronization
+
+/// One dedicated PostgreSQL connection in LISTEN mode on ``PostgresConnection/liveChangeChannel``,
+/// watched by a thread of its own, that reports the changes of its schema to a handler.
+///
+/// It is not one of the store's connections: it never runs a statement of a request. When the
+/// connection is lost it reconnects (waiting 50 ms, doubling up to 5 s between attempts), LISTENs
+/// again and reports ``LiveChange/resync``, since NOTIFYs sent meanwhile went nowhere.
+final class PostgresListener: Sendable {
+    /// `application_name` of the listening session, followed by its schema: what an operator
+    /// (or a test) finds it by in `pg_stat_activity`.
+    static let applicationName = "herald-listen"
+
+    private let url: String
+    private let handler: @Sendable (LiveChange) -> Void
+    private let wake: WakePipe
+    private let stopping = Mutex(false)
+
+    init(url: String, handler: @escaping @Sendable (LiveChange) -> Void) throws(StoreError) {
+        self.url = url
+        self.handler = handler
+        self.wake = try WakePipe()
+    }
+
+    /// Starts the thread; it connects, then reports until ``stop()``.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "herald.postgres.listener"
+        thread.start()
+    }
+
+    /// Ends the thread and its connection without waiting for them: the thread sees the
+    /// wake at once, unless it is connecting, and reports nothing more either way.
+    func stop() {
+        stopping.withLock { $0 = true }
+        wake.signal()
+    }
+
+    private var isStopping: Bool { stopping.withLock { $0 } }
+
+    private func run() {
+        var delay = 0.05
+        while !isStopping {
+            guard let session = try? ListeningSession(url: url) else {
+                wake.wait(seconds: delay)
+                delay = min(delay * 2, 5)
+                continue
+            }
+            delay = 0.05
+            guard !isStopping else { return }
+            // Whatever was committed while no session listened is in the log: every stream
+            // catches up (at start-up there is none yet, so this costs nothing).
+            handler(.resync)
+            watch(session)
+        }
+    }
+
+    /// Reports the session's notifications until it is lost or the listener stops.
+    private func watch(_ session: ListeningSession) {
+        while !isStopping {
+            switch wake.waitReadable(session.socket) {
+            case .woken: continue
+            case .readable: break
+            }
+            guard session.consumeInput() else { return }
+            for payload in session.takeNotifications() where !isStopping {
+                guard payload.hasPrefix(session.schemaPrefix) else { continue }
+                if let change = LiveChangeMessage.decode(String(payload.dropFirst(session.schemaPrefix.count))) {
+                    handler(change)
+                }
+            }
+            guard session.isConnected else { return }
+        }
+    }
+}
+
+/// One LISTENing `PGconn*`, used only by the listener's thread; `PQfinish` in `deinit`.
+private final class ListeningSession {
+    private let handle: OpaquePointer
+    /// What payloads written in this session's schema start with.
+    let schemaPrefix: String
+    let socket: Int32
+
+    init(url: String) throws(StoreError) {
+        // An idle LISTEN session sends nothing: TCP keepalives find a peer that vanished
+        // without closing (about a minute), and a connection attempt gives up after 10 s.
+        let settings = [
+            ("dbname", url), ("application_name", PostgresListener.applicationName), ("connect_timeout", "10"),
+            ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+        ]
+        let keywords = settings.map(\.0)
+        let values = settings.map(\.1)
+        let connection = Self.connect(keywords: keywords, values: values)
+        guard let connection else {
+            throw StoreError(code: .postgres, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            PQfinish(connection)
+            throw StoreError(code: .postgres, message: "the listener could not connect to PostgreSQL")
+        }
+        herald_pq_ignore_notices(connection)
+        handle = connection
+        do {
+            _ = try Self.run("LISTEN \(PostgresConnection.liveChangeChannel)", connection)
+            let schema = try Self.run(
+                """
+                SELECT current_schema(),
+                       set_config('application_name', '\(PostgresListener.applicationName) ' || current_schema(), false)
+                """, connection
+            ).row(0).text(0)
+            schemaPrefix = schema + " "
+        } catch {
+            PQfinish(connection)
+            throw error
+        }
+        socket = PQsocket(connection)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// `PQconnectdbParams` with the URL expanded as the `dbname`, so settings can be added to it
+    /// (the later ones win over the URL's).
+    private static func connect(keywords: [String], values: [String]) -> OpaquePointer? {
+        let keywordCopies = keywords.map { strdup($0) } + [nil]
+        let valueCopies = values.map { strdup($0) } + [nil]
+        defer {
+            for copy in keywordCopies + valueCopies { free(copy) }
+        }
+        let keywordPointers = keywordCopies.map { $0.map { UnsafePointer($0) } }
+        let valuePointers = valueCopies.map { $0.map { UnsafePointer($0) } }
+        return keywordPointers.withUnsafeBufferPointer { keywords in
+            valuePointers.withUnsafeBufferPointer { values in
+                PQconnectdbParams(keywords.baseAddress, values.baseAddress, 1)
+            }
+        }
+    }
+
+    private static func run(_ sql: String, _ connection: OpaquePointer) throws(StoreError) -> PostgresResult {
+        try postgresCheck(PQexec(connection, sql), connection: connection, sql: sql)
+    }
+
+    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Reads what the server sent; `false` when the connection is lost.
+    func consumeInput() -> Bool { PQconsumeInput(handle) != 0 && isConnected }
+
+    /// The payloads of the notifications read so far, oldest first.
+    func takeNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+}
