@@ -75,13 +75,9 @@ enum InboxStatements {
     ) throws -> (events: [StreamEventRecord], counts: [String: Counts]) {
         var pending: [PendingEvent] = []
         pending.reserveCapacity(notifications.count)
-        var recipients: [String] = []  // first-appearance order
         var added: [String: Int] = [:]  // visible rows added per user
         for notification in notifications {
-            if added[notification.userID] == nil {
-                recipients.append(notification.userID)
-                added[notification.userID] = 0
-            }
+            if added[notification.userID] == nil { added[notification.userID] = 0 }
             let event = try insert(notification, db)
             if let event {
                 pending.append(event)
@@ -92,7 +88,9 @@ enum InboxStatements {
         try OutboxStatements.writeOutbox(for: notifications, catalog: catalog, db)
 
         var counts: [String: Counts] = [:]
-        for userID in recipients {
+        // Counter rows are locked in user-id order: two publishes to the same users, listed in
+        // other orders, wait for each other instead of deadlocking on PostgreSQL.
+        for userID in added.keys.sorted() {
             let delta = added[userID] ?? 0
             if delta > 0 {
                 counts[userID] = try db.queryOne(

@@ -56,6 +56,26 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("publishes to the same users listed in other orders never deadlock on the counter rows")
+    func crossedRecipientsDoNotDeadlock() async throws {
+        try await withStores(4) { stores in
+            let users = (0..<8).map { "u\($0)" }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, store) in stores.enumerated() {
+                    let order = index % 2 == 0 ? users : users.reversed()
+                    group.addTask {
+                        for round in 0..<10 {
+                            let batch = order.map { note("n-\(index)-\(round)-\($0)", user: $0) }
+                            _ = try await store.publish(batch, catalog: .standard, idempotency: nil)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for user in users { #expect(try await stores[0].counts(userID: user) == counts(40, 40)) }
+        }
+    }
+
     @Test("mark-all-seen racing publishes leaves the unseen counter equal to the unseen rows")
     func markAllSeenRacesPublish() async throws {
         try await withStores(2) { stores in
