@@ -100,15 +100,6 @@ enum OpenSSLCall {
 
     /// The error of `function`, with OpenSSL's first queued error; the queue is emptied.
     static func failure(_ function: StaticString) -> CryptoError {
-        let first = ERR_get_error()
-        while ERR_get_error() != 0 {}
-        var text = "\(function) failed"
-        if first != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(first, &buffer, buffer.count)
-            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            text += ": " + String(decoding: bytes, as: UTF8.self)
-        }
-        return CryptoError(.openSSL, text)
+        CryptoError(.openSSL, OpenSSLErrorQueue.failure(of: function).message)
     }
 }

@@ -1,5 +1,6 @@
 import CNGHTTP2
 import COpenSSL
+import HeraldCrypto
 
 #if canImport(Glibc)
     import Glibc
@@ -43,14 +44,7 @@ enum LibraryCall {
 
     /// The error of `function` with OpenSSL's first queued error; the thread's queue is emptied.
     private static func openSSLFailure(_ function: StaticString) -> HTTP2ServerError {
-        let first = ERR_get_error()
-        ERR_clear_error()
-        var text = "\(function) failed"
-        if first != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(first, &buffer, buffer.count)
-            text += ": " + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return HTTP2ServerError(.openSSL, text, libraryCode: Int(first))
+        let (code, message) = OpenSSLErrorQueue.failure(of: function)
+        return HTTP2ServerError(.openSSL, message, libraryCode: Int(code))
     }
 }

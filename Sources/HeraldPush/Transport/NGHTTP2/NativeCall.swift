@@ -1,5 +1,6 @@
 import CNGHTTP2
 import COpenSSL
+import HeraldCrypto
 
 #if canImport(Glibc)
     import Glibc
@@ -40,15 +41,8 @@ enum NativeCall {
     /// The error of `function` with OpenSSL's first queued error; the thread's queue is emptied,
     /// as other connections on the loop share it.
     static func openSSLError(_ function: StaticString, kind: HTTP2ClientError.Kind = .other) -> HTTP2ClientError {
-        let first = ERR_get_error()
-        ERR_clear_error()
-        var text = "\(function) failed"
-        if first != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(first, &buffer, buffer.count)
-            text += ": " + String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return HTTP2ClientError(kind: kind, code: Int(first), library: "OpenSSL", message: text)
+        let (code, message) = OpenSSLErrorQueue.failure(of: function)
+        return HTTP2ClientError(kind: kind, code: Int(code), library: "OpenSSL", message: message)
     }
 
     /// Throws with `errno` when a system call answered -1.
