@@ -38,10 +38,17 @@ struct TwoServerDeliveryTests {
         let servers = try await [first, second]
 
         var sentByServer: [Int] = []
-        try await poll("both servers together recorded every delivery sent", deadline: .seconds(120)) {
-            sentByServer = []
-            for server in servers { sentByServer.append(try await Self.sentCount(port: server.port)) }
-            return sentByServer.reduce(0, +) >= Self.deliveries
+        do {
+            try await poll("both servers together recorded every delivery sent", deadline: .seconds(120)) {
+                sentByServer = []
+                for server in servers { sentByServer.append(try await Self.sentCount(port: server.port)) }
+                return sentByServer.reduce(0, +) >= Self.deliveries
+            }
+        } catch {
+            // No process outlives a failed test.
+            for server in servers { _ = await server.stop() }
+            await processes.stop()
+            throw error
         }
         for server in servers { #expect(await server.stop() == .exited(0)) }
 
