@@ -51,7 +51,7 @@ public final class APNsSandbox: Sendable {
         } catch {
             return .now(refuse(error.reason, apnsID: error.apnsID))
         }
-        if let rule = state.withLock({ $0.takeFault(for: notification.deviceToken) }) {
+        if let rule = state.withLock({ $0.faults.take(for: notification.deviceToken) }) {
             let apnsID = notification.apnsID
             switch rule.fault {
             case .unregistered:
@@ -81,7 +81,7 @@ public final class APNsSandbox: Sendable {
     /// Records `notification` as accepted and answers 200.
     private func accept(_ notification: APNsNotification) -> HTTP2Response {
         state.withLock { state in
-            state.record(notification)
+            state.accepted.append(notification)
             state.statusCounts[200, default: 0] += 1
         }
         // A push whose answer never left (its connection dropped meanwhile) was not accepted:
@@ -110,27 +110,27 @@ public final class APNsSandbox: Sendable {
     public func setFault(_ fault: APNsFault, for deviceToken: String, times: Int? = nil) {
         precondition(times.map { $0 > 0 } ?? true, "a fault applies to at least one request")
         let now = clock()
-        state.withLock { $0.faults[deviceToken] = .init(fault: fault, setAt: now, remaining: times) }
+        state.withLock { $0.faults.set(fault, for: deviceToken, at: now, times: times) }
     }
 
     /// Ends the fault of `deviceToken`.
     public func clearFault(for deviceToken: String) {
-        _ = state.withLock { $0.faults.removeValue(forKey: deviceToken) }
+        state.withLock { $0.faults.clear(deviceToken) }
     }
 
     /// Ends every fault.
     public func clearFaults() {
-        state.withLock { $0.faults = [:] }
+        state.withLock { $0.faults.clearAll() }
     }
 
     // MARK: What arrived
 
     /// The accepted notifications, oldest first (the most recent ones, up to the limit).
-    public var accepted: [APNsNotification] { state.withLock { $0.accepted } }
+    public var accepted: [APNsNotification] { state.withLock { $0.accepted.entries } }
 
     /// The accepted notifications sent to `deviceToken`, oldest first.
     public func accepted(for deviceToken: String) -> [APNsNotification] {
-        state.withLock { $0.accepted.filter { $0.deviceToken == deviceToken } }
+        state.withLock { $0.accepted.entries.filter { $0.deviceToken == deviceToken } }
     }
 
     /// How many requests got each HTTP status, since start (dropped connections count none).

@@ -90,7 +90,7 @@ public final class ExpoSandbox: Sendable {
         var accepted: [ExpoPushMessage] = []
         state.withLock { state in
             for recipient in recipients {
-                switch state.takeFault(for: recipient.to) {
+                switch state.faults.take(for: recipient.to)?.fault {
                 case .deviceNotRegisteredTicket:
                     tickets.append(
                         Self.errorTicket(
@@ -129,8 +129,7 @@ public final class ExpoSandbox: Sendable {
                 }
                 tickets.append(#"{"status":"ok","id":"\#(accepted[accepted.count - 1].ticketID)"}"#)
             }
-            state.record(accepted)
-            state.recordSend(size: recipients.count)
+            state.record(accepted, sendSize: recipients.count)
             state.statusCounts[200, default: 0] += 1
         }
         // A send whose answer never left (its connection dropped meanwhile) was not accepted:
@@ -138,7 +137,7 @@ public final class ExpoSandbox: Sendable {
         return HTTP2Response(
             status: 200, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
             body: Array(#"{"data":[\#(tickets.joined(separator: ","))]}"#.utf8),
-            whenUnanswered: { [self, accepted] in state.withLock { $0.forget(accepted) } })
+            whenUnanswered: { [self, accepted] in state.withLock { $0.forget(accepted, sendSize: recipients.count) } })
     }
 
     private func receipts(for ids: [String]) -> HTTP2Response {
@@ -181,27 +180,28 @@ public final class ExpoSandbox: Sendable {
     /// when nil. Replaces the token's previous fault.
     public func setFault(_ fault: ExpoFault, for token: String, times: Int? = nil) {
         precondition(times.map { $0 > 0 } ?? true, "a fault applies to at least one request")
-        state.withLock { $0.faults[token] = .init(fault: fault, remaining: times) }
+        let now = clock()
+        state.withLock { $0.faults.set(fault, for: token, at: now, times: times) }
     }
 
     /// Ends the fault of `token`.
     public func clearFault(for token: String) {
-        _ = state.withLock { $0.faults.removeValue(forKey: token) }
+        state.withLock { $0.faults.clear(token) }
     }
 
     /// Ends every fault.
     public func clearFaults() {
-        state.withLock { $0.faults = [:] }
+        state.withLock { $0.faults.clearAll() }
     }
 
     // MARK: What arrived
 
     /// The accepted notifications, oldest first (the most recent ones, up to the limit).
-    public var accepted: [ExpoPushMessage] { state.withLock { $0.accepted } }
+    public var accepted: [ExpoPushMessage] { state.withLock { $0.accepted.entries } }
 
     /// The accepted notifications sent to `token`, oldest first.
     public func accepted(for token: String) -> [ExpoPushMessage] {
-        state.withLock { $0.accepted.filter { $0.to == token } }
+        state.withLock { $0.accepted.entries.filter { $0.to == token } }
     }
 
     /// How many receipts the sandbox holds: those of the last day's tickets, as Expo keeps them.
@@ -209,7 +209,7 @@ public final class ExpoSandbox: Sendable {
 
     /// How many notifications each send answered 200 carried, in order (the most recent ones,
     /// up to the accepted limit).
-    public var sendSizes: [Int] { state.withLock { $0.sendSizes } }
+    public var sendSizes: [Int] { state.withLock { $0.sendSizes.entries } }
 
     /// How many requests got each HTTP status, since start (dropped connections count none).
     public var statusCounts: [Int: Int] { state.withLock { $0.statusCounts } }

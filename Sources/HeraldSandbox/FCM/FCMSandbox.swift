@@ -69,7 +69,7 @@ public final class FCMSandbox: Sendable {
             return .now(
                 answer(FCMReply(status: 200, object: ["name": "projects/\(projectID)/messages/fake_message_id"])))
         }
-        if let rule = state.withLock({ $0.takeFault(for: read.token) }) {
+        if let rule = state.withLock({ $0.faults.take(for: read.token) }) {
             switch rule.fault {
             case .unregistered:
                 return .now(answer(.fcmError(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found.")))
@@ -109,7 +109,7 @@ public final class FCMSandbox: Sendable {
             accessToken: String(request.header("authorization")?.dropFirst(7) ?? ""), body: request.body,
             receivedAt: now)
         state.withLock { state in
-            state.record(message)
+            state.accepted.append(message)
             state.statusCounts[200, default: 0] += 1
         }
         // A message whose answer never left (its connection dropped meanwhile) was not accepted:
@@ -154,17 +154,18 @@ public final class FCMSandbox: Sendable {
     /// nil. Replaces the token's previous fault.
     public func setFault(_ fault: FCMFault, for token: String, times: Int? = nil) {
         precondition(times.map { $0 > 0 } ?? true, "a fault applies to at least one request")
-        state.withLock { $0.faults[token] = .init(fault: fault, remaining: times) }
+        let now = clock()
+        state.withLock { $0.faults.set(fault, for: token, at: now, times: times) }
     }
 
     /// Ends the fault of `token`.
     public func clearFault(for token: String) {
-        _ = state.withLock { $0.faults.removeValue(forKey: token) }
+        state.withLock { $0.faults.clear(token) }
     }
 
     /// Ends every fault.
     public func clearFaults() {
-        state.withLock { $0.faults = [:] }
+        state.withLock { $0.faults.clearAll() }
     }
 
     /// Forgets every access token issued so far: the next send with one gets 401
@@ -176,11 +177,11 @@ public final class FCMSandbox: Sendable {
     // MARK: What arrived
 
     /// The accepted messages, oldest first (the most recent ones, up to the limit).
-    public var accepted: [FCMAcceptedMessage] { state.withLock { $0.accepted } }
+    public var accepted: [FCMAcceptedMessage] { state.withLock { $0.accepted.entries } }
 
     /// The accepted messages sent to `token`, oldest first.
     public func accepted(for token: String) -> [FCMAcceptedMessage] {
-        state.withLock { $0.accepted.filter { $0.token == token } }
+        state.withLock { $0.accepted.entries.filter { $0.token == token } }
     }
 
     /// How many sends got each HTTP status, since start (token requests and dropped connections
