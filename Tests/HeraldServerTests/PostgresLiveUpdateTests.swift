@@ -63,11 +63,12 @@ struct PostgresLiveUpdateTests {
             let bob = try pair.token("bob")
             #expect(
                 try await pair.send("POST", "/v1/me/notifications/\(first)/read", through: pair.a, token: bob) == 200)
-            let read = try await next("notification.updated", andCounts: #"{"unread":1,"unseen":1}"#, from: stream)
+            let read = try await next("notification.updated", from: stream)
             #expect(read.data.contains(first) && read.data.contains(#""deleted":false"#))
+            try await waitForCounts(#"{"unread":1,"unseen":1}"#, on: stream)
 
             #expect(try await pair.send("DELETE", "/v1/me/notifications/\(first)", through: pair.a, token: bob) == 204)
-            let deleted = try await next("notification.updated", andCounts: #"{"unread":1,"unseen":1}"#, from: stream)
+            let deleted = try await next("notification.updated", from: stream)
             #expect(deleted.data.contains(first) && deleted.data.contains(#""deleted":true"#))
 
             #expect(try await pair.send("POST", "/v1/me/notifications/seen", through: pair.a, token: bob) == 200)
@@ -216,20 +217,6 @@ private func next(_ kind: String, from stream: SSEConnection) async throws -> SS
         let event = try #require(try await stream.next(timeout: .seconds(10)), "stream ended before \(kind)")
         if !event.isComment && event.event == kind { return event }
     }
-}
-
-/// Reads frames until an event of `kind` and a counts frame saying `counts` have both come, in
-/// either order: a change's counts are read on their own and may overtake its event.
-private func next(_ kind: String, andCounts counts: String, from stream: SSEConnection) async throws -> SSEEvent {
-    var found: SSEEvent?
-    var countsSeen = false
-    while found == nil || !countsSeen {
-        let event = try #require(try await stream.next(timeout: .seconds(10)), "stream ended before \(kind)")
-        if event.isComment { continue }
-        if event.event == kind && found == nil { found = event }
-        if event.event == "counts" && event.data == counts { countsSeen = true }
-    }
-    return try #require(found)
 }
 
 /// Reads counts frames until one says `counts` (each change sends fresh counts; several

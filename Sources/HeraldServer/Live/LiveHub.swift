@@ -13,8 +13,9 @@ import Synchronization
 /// numbers become visible in order (the store draws them under the user's counter row lock),
 /// so a stream never skips an event and never writes one twice, however many times and in
 /// whatever order it hears of it. Counts are not pushed as computed by each write (an older
-/// value could arrive last): a change marks the user's counts stale, and one refresh at a time
-/// per user reads them fresh and sends them.
+/// value could arrive last): a change marks the user's counts stale, and they are read fresh
+/// and sent. One task at a time per user does both, the events first, so a stream gets a
+/// change's events before the counts that include them.
 final class LiveHub: Sendable {
     /// Streams one user may hold; a new one beyond this closes their oldest.
     static let maxStreamsPerUser = 16
@@ -29,10 +30,16 @@ final class LiveHub: Sendable {
 
     private struct State {
         var subscribers: [String: [LiveSubscriber]] = [:]
-        /// Users whose counts refresh is running, and whether another change came meanwhile.
-        var refreshing: [String: Bool] = [:]
-        /// Users whose catch-up is running, and whether more events were logged meanwhile.
-        var catchingUp: [String: Bool] = [:]
+        /// Users whose streams have a task running, with what was asked for since it last looked.
+        var working: [String: Work] = [:]
+    }
+
+    /// What a user's streams wait for.
+    private struct Work {
+        /// Events were logged that a stream has not written.
+        var events = false
+        /// The counts changed.
+        var counts = false
     }
 
     private let state = Mutex(State())
@@ -108,71 +115,61 @@ final class LiveHub: Sendable {
     /// Reads the log for `userID`'s streams and writes what each has not (a stream that just
     /// finished its replay asks for this, for what was logged while it replayed).
     func catchUp(_ userID: String) {
-        let start = state.withLock { state -> Bool in
-            if state.catchingUp[userID] != nil {
-                state.catchingUp[userID] = true  // read once more when the current catch-up ends
-                return false
-            }
-            state.catchingUp[userID] = false
-            return true
-        }
-        guard start else { return }
-        Task { await runCatchUp(of: userID) }
-    }
-
-    private func runCatchUp(of userID: String) async {
-        while true {
-            let streams = subscribers(of: userID)
-            // A failed read is tried again at the user's next change (or the listener's resync).
-            if let from = streams.compactMap(\.cursor).min(),
-                let logged = try? await events(userID, from, Self.catchUpBatch)
-            {
-                for subscriber in streams { subscriber.deliver(logged) }
-                if logged.count == Self.catchUpBatch { continue }
-            }
-            let again = state.withLock { state -> Bool in
-                guard state.catchingUp[userID] == true else {
-                    state.catchingUp[userID] = nil
-                    return false
-                }
-                state.catchingUp[userID] = false
-                return true
-            }
-            guard again else { return }
-        }
+        schedule(userID) { $0.events = true }
     }
 
     /// A change touched `userID`'s counts: send them fresh to their streams.
     func countsChanged(for userID: String) {
         guard !subscribers(of: userID).isEmpty else { return }
-        let start = state.withLock { state -> Bool in
-            if state.refreshing[userID] != nil {
-                state.refreshing[userID] = true  // run once more when the current refresh ends
-                return false
-            }
-            state.refreshing[userID] = false
-            return true
-        }
-        guard start else { return }
-        Task { await refreshCounts(of: userID) }
+        schedule(userID) { $0.counts = true }
     }
 
-    private func refreshCounts(of userID: String) async {
-        while true {
-            if let current = try? await counts(userID) {
-                let frame = ServerSentEvent.counts(current).bytes
-                for subscriber in subscribers(of: userID) { subscriber.deliverUnsequenced(frame) }
-            }
-            let again = state.withLock { state -> Bool in
-                guard state.refreshing[userID] == true else {
-                    state.refreshing[userID] = nil
-                    return false
-                }
-                state.refreshing[userID] = false
-                return true
-            }
-            guard again else { return }
+    /// Asks `userID`'s task for `work`, starting it unless it runs (then it looks once more).
+    private func schedule(_ userID: String, _ ask: (inout Work) -> Void) {
+        let start = state.withLock { state -> Bool in
+            let running = state.working[userID] != nil
+            ask(&state.working[userID, default: Work()])
+            return !running
         }
+        if start { Task { await work(for: userID) } }
+    }
+
+    /// Does what was asked for `userID`, events before counts, until nothing more is.
+    private func work(for userID: String) async {
+        while let work = takeWork(userID) {
+            if work.events { await writeLoggedEvents(of: userID) }
+            if work.counts { await sendCounts(of: userID) }
+        }
+    }
+
+    /// What was asked for `userID` since the last look, or nil (and the task ends) when nothing.
+    private func takeWork(_ userID: String) -> Work? {
+        state.withLock { state in
+            guard let work = state.working[userID], work.events || work.counts else {
+                state.working[userID] = nil
+                return nil
+            }
+            state.working[userID] = Work()
+            return work
+        }
+    }
+
+    private func writeLoggedEvents(of userID: String) async {
+        while true {
+            let streams = subscribers(of: userID)
+            // A failed read is tried again at the user's next change (or the listener's resync).
+            guard let from = streams.compactMap(\.cursor).min(),
+                let logged = try? await events(userID, from, Self.catchUpBatch)
+            else { return }
+            for subscriber in streams { subscriber.deliver(logged) }
+            if logged.count < Self.catchUpBatch { return }
+        }
+    }
+
+    private func sendCounts(of userID: String) async {
+        guard let current = try? await counts(userID) else { return }
+        let frame = ServerSentEvent.counts(current).bytes
+        for subscriber in subscribers(of: userID) { subscriber.deliverUnsequenced(frame) }
     }
 
     /// The comment that keeps idle streams (and any proxy between) open.
