@@ -33,6 +33,25 @@ herald_mhd_connection_fd (struct MHD_Connection *connection)
   return (NULL == info) ? -1 : info->connect_fd;
 }
 
+/// The socket context set in the connection-notify callback, or NULL
+/// (MHD_get_connection_info is variadic).
+static inline void *
+herald_mhd_socket_context (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return (NULL == info) ? NULL : info->socket_context;
+}
+
+/// The peer address of a connection, or NULL.
+static inline const struct sockaddr *
+herald_mhd_client_address (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  return (NULL == info) ? NULL : info->client_addr;
+}
+
 /// Per-connection idle timeout in seconds, 0 = never (MHD_set_connection_option is variadic).
 static inline enum MHD_Result
 herald_mhd_set_connection_timeout (struct MHD_Connection *connection,

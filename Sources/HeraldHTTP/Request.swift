@@ -3,6 +3,9 @@ public struct Request: Sendable {
     public var method: HTTPMethod
     /// The percent-decoded path without the query, e.g. "/v1/me/notifications/abc".
     public var path: String
+    /// The path as sent, still percent-encoded: routing splits it into segments before decoding
+    /// them, so an encoded slash (`%2F`) stays inside its segment.
+    public var rawPath: String
     /// The first value of each query parameter, percent-decoded (`+` is a space).
     public var query: [String: String]
     public var headers: HTTPHeaders
@@ -11,12 +14,15 @@ public struct Request: Sendable {
     public init(
         method: HTTPMethod,
         path: String,
+        rawPath: String? = nil,
         query: [String: String] = [:],
         headers: HTTPHeaders = .init(),
         body: [UInt8] = []
     ) {
         self.method = method
         self.path = path
+        // A decoded path re-encoded just enough to decode to itself again.
+        self.rawPath = rawPath ?? path.replacingOccurrences(of: "%", with: "%25")
         self.query = query
         self.headers = headers
         self.body = body
@@ -29,6 +35,7 @@ public struct Request: Sendable {
         self.init(
             method: method,
             path: URLDecoding.decodePath(parts.path),
+            rawPath: String(parts.path),
             query: URLDecoding.parseQuery(parts.query ?? ""),
             headers: headers,
             body: body

@@ -1,6 +1,15 @@
 /// Anything that answers requests: a router, a single handler, a test double.
 public protocol Responder: Sendable {
     func respond(to request: Request, context: RequestContext) async throws -> Response
+
+    /// The transport answered `request` by itself (bad framing, 408, 413, 503 while stopping),
+    /// without calling ``respond(to:context:)``: a responder with logging and metrics records it
+    /// like any other answer. The default does nothing.
+    func transportAnswered(_ request: Request, with response: Response, context: RequestContext) async
+}
+
+extension Responder {
+    public func transportAnswered(_ request: Request, with response: Response, context: RequestContext) async {}
 }
 
 /// Code that wraps request handling: it may change the request or context, call `next`

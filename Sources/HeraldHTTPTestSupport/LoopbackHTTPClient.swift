@@ -9,11 +9,15 @@ public struct LoopbackHTTPClient: Sendable {
     public var port: Int
     /// Longest wait for the server at any step (connect, send, each read).
     public var timeout: Duration
+    /// The IPv4 address connections are made from (another loopback address such as
+    /// "127.0.0.2" looks like another client); nil lets the system choose.
+    public var sourceAddress: String?
 
-    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10)) {
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10), sourceAddress: String? = nil) {
         self.host = host
         self.port = port
         self.timeout = timeout
+        self.sourceAddress = sourceAddress
     }
 
     /// Sends one request and reads the whole response. Adds Host, Connection: close and
@@ -59,7 +63,8 @@ public struct LoopbackHTTPClient: Sendable {
 
     /// A raw connection for multi-step exchanges (keep-alive, slow uploads).
     public func openConnection() async throws -> LoopbackConnection {
-        let socket = try await LoopbackSocket.connect(host: host, port: port, deadline: .now + timeout)
+        let socket = try await LoopbackSocket.connect(
+            host: host, port: port, from: sourceAddress, deadline: .now + timeout)
         return LoopbackConnection(socket: socket, timeout: timeout)
     }
 

@@ -43,7 +43,9 @@ final class LoopbackSocket: Sendable {
         close(fd)
     }
 
-    static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) async throws -> LoopbackSocket {
+    static func connect(host: String, port: Int, from source: String? = nil, deadline: ContinuousClock.Instant)
+        async throws -> LoopbackSocket
+    {
         var address = sockaddr_storage()
         var length: socklen_t
         var family: Int32
@@ -75,6 +77,19 @@ final class LoopbackSocket: Sendable {
         let socket = LoopbackSocket(fd: fd)
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard family == AF_INET, inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                throw LoopbackClientError.connectFailed(errno: EINVAL)
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw LoopbackClientError.system("bind", errno) }
+        }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }

@@ -63,7 +63,9 @@ import Testing
 
     @Test func literalSegmentsBeatParameters() async throws {
         let router = Self.router()
-        guard case .matched(let endpoint, let parameters) = router.resolve(.POST, path: "/v1/me/notifications/read-all")
+        guard
+            case .matched(let endpoint, let parameters) = router.resolve(
+                .POST, rawPath: "/v1/me/notifications/read-all")
         else {
             Issue.record("no match")
             return
@@ -72,7 +74,7 @@ import Testing
         #expect(parameters.isEmpty)
         guard
             case .matched(let getEndpoint, let getParameters) = router.resolve(
-                .GET, path: "/v1/me/notifications/read-all")
+                .GET, rawPath: "/v1/me/notifications/read-all")
         else {
             Issue.record("GET should fall back to the parameter route")
             return

@@ -141,7 +141,11 @@ import Testing
     @Test func twoThousandIdleStreamsCostNoThreads() async throws {
         let count = 2_000
         let streams = Collector<ResponseStream>()
-        try await withServer(routes: Self.streamRoutes(streams)) { server in
+        try await withServer { configuration in
+            configuration.connectionsPerAddress = 0  // all of them come from 127.0.0.1
+        } routes: { router in
+            Self.streamRoutes(streams)(&router)
+        } _: { server in
             // Open them with bounded concurrency.
             var connections: [SSEConnection] = []
             connections.reserveCapacity(count)

@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test func bodyOverLimitByContentLengthIs413BeforeReading() async throws {
+    @Test func bodyOverLimitByContentLengthIs413BeforeReadingWhenTheClientWaits() async throws {
         let called = Collector<Int>()
         try await withServer { configuration in
             configuration.maxBodyBytes = 1000
@@ -35,8 +35,10 @@ import Testing
                 return .text("got \(request.body.count)")
             }
         } _: { server in
-            // Only the head is sent: the server must answer without waiting for the body.
-            let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nX-Request-Id: big-1\r\n\r\n"
+            // Only the head is sent, waiting for 100 Continue: the server must answer without
+            // waiting for the body.
+            let head =
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-continue\r\nX-Request-Id: big-1\r\n\r\n"
             let refused = try await server.client.rawRequest(Array(head.utf8))
             #expect(refused.status == 413)
             #expect(refused.errorCode == "payload_too_large")

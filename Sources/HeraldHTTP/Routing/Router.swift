@@ -53,10 +53,15 @@ public struct Router: Responder {
     /// Every route, in the order added.
     public var routes: [(method: HTTPMethod, pattern: String)] { routeList }
 
+    /// Runs the middleware (logging, metrics) around an answer the transport gave by itself.
+    public func transportAnswered(_ request: Request, with response: Response, context: RequestContext) async {
+        _ = try? await run(0, request, context) { _, _ in response }
+    }
+
     public func respond(to request: Request, context: RequestContext) async throws -> Response {
         var context = context
         let final: Handler
-        switch resolve(request.method, path: request.path) {
+        switch resolve(request.method, rawPath: request.rawPath) {
         case .matched(let endpoint, let parameters):
             context.route = endpoint.pattern
             context.parameters = parameters
@@ -92,8 +97,10 @@ public struct Router: Responder {
         case notFound
     }
 
-    func resolve(_ method: HTTPMethod, path: String) -> Resolution {
-        let segments = Self.segments(of: path)
+    /// Matches the still-encoded path: it is split at its slashes first and each segment decoded
+    /// after, so `%2F` is part of a segment, never a separator.
+    func resolve(_ method: HTTPMethod, rawPath: String) -> Resolution {
+        let segments = Self.segments(of: rawPath).map { $0.contains("%") ? Substring(URLDecoding.decodePath($0)) : $0 }
         var candidates: [(node: Node, values: [String])] = []
         var values: [String] = []
         Self.collect(segments[...], node: root, values: &values, into: &candidates)

@@ -24,10 +24,16 @@ final class ConnectionRequest: @unchecked Sendable {
     }
 
     let connection: ConnectionHandle
+    /// The connection's deadline state; nil only if the library gave no socket context.
+    let peer: PeerConnection?
+    /// The request line's protocol, e.g. "HTTP/1.1".
+    let version: String
     let requestID: String
     let startTime: ContinuousClock.Instant
     let method: HTTPMethod
     let path: String
+    /// The path as sent, still percent-encoded.
+    let rawPath: String
     let query: [String: String]
     let headers: HTTPHeaders
 
@@ -41,16 +47,21 @@ final class ConnectionRequest: @unchecked Sendable {
 
     init(
         connection: ConnectionHandle,
+        peer: PeerConnection?,
+        version: String,
         method: HTTPMethod,
-        path: String,
+        rawPath: String,
         query: [String: String],
         headers: HTTPHeaders
     ) {
         self.connection = connection
+        self.peer = peer
+        self.version = version
         self.requestID = RequestDispatcher.requestID(from: headers)
         self.startTime = .now
         self.method = method
-        self.path = path
+        self.rawPath = rawPath
+        self.path = URLDecoding.decodePath(rawPath)
         self.query = query
         self.headers = headers
     }

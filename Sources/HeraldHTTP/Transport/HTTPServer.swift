@@ -36,7 +36,8 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else {
                 throw HTTPServerError(.alreadyStarted, "The server was already started.")
             }
-            ListenSocket.raiseOpenFileLimit()
+            let openFiles = ListenSocket.raiseOpenFileLimit()
+            let connectionLimit = configuration.effectiveConnectionLimit(openFiles: openFiles)
             let listen = try ListenSocket.open(host: configuration.host, port: configuration.port)
             let watcher: DisconnectWatcher
             do throws(HTTPServerError) {
@@ -46,7 +47,8 @@ public final class HTTPServer: Sendable {
                 throw error
             }
             let core = ServerCore(
-                configuration: configuration, dispatcher: dispatcher, logger: logger, watcher: watcher)
+                configuration: configuration, dispatcher: dispatcher, logger: logger, watcher: watcher,
+                connectionLimit: connectionLimit)
             let daemon: MHDDaemon
             do throws(HTTPServerError) {
                 daemon = try MHDDaemon(core: core, listen: listen)
@@ -55,7 +57,13 @@ public final class HTTPServer: Sendable {
                 throw error
             }
             state = .running(daemon, port: listen.port)
-            logger.info("http server started", metadata: ["host": configuration.host, "port": String(listen.port)])
+            logger.info(
+                "http server started",
+                metadata: [
+                    "host": configuration.host, "port": String(listen.port), "open_files": String(openFiles),
+                    "connection_limit": String(connectionLimit),
+                    "connections_per_address": String(configuration.connectionsPerAddress),
+                ])
         }
     }
 
@@ -67,6 +75,11 @@ public final class HTTPServer: Sendable {
             case .running(_, let port), .stopping(_, let port), .stopped(let port): port
             }
         }
+    }
+
+    /// The connection limit in force (0 before `start()`).
+    public var connectionLimit: Int {
+        daemon?.core.connectionLimit ?? 0
     }
 
     /// Open connections right now (0 when not running).

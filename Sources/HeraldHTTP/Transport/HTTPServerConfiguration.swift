@@ -14,9 +14,21 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// Event-loop threads of the transport (handlers run on Swift's task pool).
     public var threadPoolSize: Int = 2
-    /// Most simultaneous connections. The open-files soft limit is raised to the hard
-    /// limit at start.
-    public var connectionLimit: Int = 20_000
+    /// Most simultaneous connections; `nil` derives it from the open-files limit at start
+    /// (the soft limit is raised to the hard limit first), keeping
+    /// ``reservedFileDescriptors`` for the database, logs, push connections and the rest.
+    public var connectionLimit: Int? = nil
+    /// Descriptors kept out of the derived connection limit.
+    public var reservedFileDescriptors: Int = 256
+    /// Most simultaneous connections from one client address; 0 means no per-address cap.
+    public var connectionsPerAddress: Int = 512
+    /// Longest time from accepting a connection to its whole request head: the client is
+    /// answered 408 and the connection closed. A kept-alive connection has ``idleTimeout`` for
+    /// its next head. Zero or less disables the limit.
+    public var headTimeout: Duration = .seconds(10)
+    /// Longest time to receive a request body once its head is in: 408, then close. Zero or
+    /// less disables the limit.
+    public var bodyTimeout: Duration = .seconds(30)
     /// Memory libmicrohttpd gives each connection for request headers and send buffers
     /// (its default is 32 KiB). Requests whose headers do not fit get 431. Lower values
     /// save memory with many idle event streams (measured: about 30 KiB per stream at
@@ -30,7 +42,7 @@ public struct HTTPServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         requestTimeout: Duration = .seconds(30),
         threadPoolSize: Int = 2,
-        connectionLimit: Int = 20_000,
+        connectionLimit: Int? = nil,
         connectionMemoryLimit: Int = 32 * 1024
     ) {
         self.host = host
@@ -42,6 +54,20 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.connectionMemoryLimit = connectionMemoryLimit
     }
+
+    /// The connection limit in force for an open-files limit of `openFiles` descriptors: the
+    /// configured one, else what is left after the reserve (at least half the limit is kept
+    /// for the rest when the limit is small).
+    func effectiveConnectionLimit(openFiles: Int) -> Int {
+        if let connectionLimit { return max(1, min(connectionLimit, max(1, openFiles - 16))) }
+        let reserve = min(reservedFileDescriptors, openFiles / 2)
+        return max(1, openFiles - reserve)
+    }
+
+    /// A body larger than ``maxBodyBytes`` is read and dropped up to this many bytes, so its
+    /// 413 reaches a client that sends the whole body before reading (a lingering close);
+    /// past it the connection is closed.
+    var discardLimit: Int { maxBodyBytes * 4 + 65_536 }
 
     /// The idle timeout in whole seconds as libmicrohttpd takes it (rounded up; 0 = none).
     var idleTimeoutSeconds: UInt32 {

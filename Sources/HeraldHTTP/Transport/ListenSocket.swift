@@ -81,12 +81,17 @@ struct ListenSocket {
         String(cString: strerror(code))
     }
 
-    /// Raises the open-files soft limit to the hard limit (best effort).
-    static func raiseOpenFileLimit() {
+    /// Raises the open-files soft limit to the hard limit (best effort) and returns the soft
+    /// limit in force afterwards (1,024 if it cannot be read).
+    static func raiseOpenFileLimit() -> Int {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: min(limit.rlim_cur, rlim_t(Int32.max)))
     }
 }

@@ -27,7 +27,8 @@ func accessHandler(
         let request = core.makeRequest(
             connection: ConnectionHandle(pointer: connection),
             method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET"),
-            rawPath: url.map { String(cString: $0) } ?? "/"
+            rawPath: url.map { String(cString: $0) } ?? "/",
+            version: version.map { String(cString: $0) } ?? "HTTP/1.1"
         )
         requestClosure.pointee = Unmanaged.passRetained(request).toOpaque()
         return core.headersReceived(request)
@@ -53,6 +54,29 @@ func requestCompletedCallback(
     let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
     let request = Unmanaged<ConnectionRequest>.fromOpaque(state).takeRetainedValue()
     core.requestCompleted(request, reason: reason)
+}
+
+/// A connection was accepted or is about to be closed (its socket is closed after this returns).
+/// The connection's `PeerConnection` is its socket context, retained in between.
+func connectionNotified(
+    _ closure: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_ConnectionNotificationCode
+) {
+    guard let closure, let connection, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        let peer = core.connectionStarted(ConnectionHandle(pointer: connection))
+        socketContext.pointee = Unmanaged.passRetained(peer).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        core.connectionClosed(Unmanaged<PeerConnection>.fromOpaque(raw).takeRetainedValue())
+    @unknown default:
+        return
+    }
 }
 
 /// Content reader of streamed responses.

@@ -33,8 +33,13 @@ final class MHDDaemon: @unchecked Sendable {
                 option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(libraryLoggerPointer, to: Int.self),
                 ptr_value: coreRef),
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(listen.fd), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: core.connectionLimit, ptr_value: nil),
             MHD_OptionItem(
-                option: MHD_OPTION.CONNECTION_LIMIT, value: max(1, configuration.connectionLimit), ptr_value: nil),
+                option: MHD_OPTION.PER_IP_CONNECTION_LIMIT, value: max(0, configuration.connectionsPerAddress),
+                ptr_value: nil),
+            MHD_OptionItem(
+                option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotifiedPointer, to: Int.self),
+                ptr_value: coreRef),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
             MHD_OptionItem(
                 option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedPointer, to: Int.self),
@@ -122,5 +127,6 @@ final class MHDDaemon: @unchecked Sendable {
 // Callbacks as C function pointers, for option items that carry them as integers.
 private let libraryLoggerPointer: MHD_LogCallback = libraryLogger
 private let requestCompletedPointer: MHD_RequestCompletedCallback = requestCompletedCallback
+private let connectionNotifiedPointer: MHD_NotifyConnectionCallback = connectionNotified
 private let identityUnescaperPointer:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = identityUnescaper

@@ -13,8 +13,12 @@ final class ServerCore: Sendable {
     let dispatcher: RequestDispatcher
     let logger: Logger
     let watcher: DisconnectWatcher
+    /// Most simultaneous connections, from the configuration or the open-files limit.
+    let connectionLimit: Int
     /// `nil` when the request timeout is off.
-    private let deadlines: RequestDeadlines?
+    private let deadlines: DeadlineSweeper<ConnectionRequest>?
+    /// Connections still sending a request head or body; `nil` when both deadlines are off.
+    private let arrivals: DeadlineSweeper<PeerConnection>?
 
     struct Registry {
         var stopping = false
@@ -38,24 +42,86 @@ final class ServerCore: Sendable {
 
     init(
         configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
-        watcher: DisconnectWatcher
+        watcher: DisconnectWatcher, connectionLimit: Int
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.logger = logger
         self.watcher = watcher
+        self.connectionLimit = connectionLimit
         self.deadlines =
-            configuration.requestTimeout > .zero ? RequestDeadlines(timeout: configuration.requestTimeout) : nil
+            configuration.requestTimeout > .zero
+            ? DeadlineSweeper(shortest: configuration.requestTimeout) : nil
+        let arrivalTimeouts = [configuration.headTimeout, configuration.bodyTimeout].filter { $0 > .zero }
+        self.arrivals = arrivalTimeouts.min().map { DeadlineSweeper(shortest: $0) }
         deadlines?.start { [weak self] request in self?.timedOut(request) }
+        arrivals?.start { [weak self] connection in self?.arrivalExpired(connection) }
     }
 
     deinit {
         deadlines?.stop()
+        arrivals?.stop()
     }
+
+    // MARK: Connections (notify callback, on the connection's thread)
+
+    func connectionStarted(_ connection: ConnectionHandle) -> PeerConnection {
+        let peer = PeerConnection(
+            fd: herald_mhd_connection_fd(connection.pointer),
+            address: PeerConnection.describe(herald_mhd_client_address(connection.pointer)))
+        enter(.head, peer, timeout: configuration.headTimeout)
+        return peer
+    }
+
+    func connectionClosed(_ peer: PeerConnection) {
+        peer.closed()
+        arrivals?.forget(peer)
+    }
+
+    /// Moves `peer` into `phase`, under that phase's deadline (if any).
+    private func enter(_ phase: PeerConnection.Phase, _ peer: PeerConnection?, timeout: Duration) {
+        guard let peer else { return }
+        if let deadline = peer.enter(phase, timeout: timeout), let arrivals {
+            arrivals.track(peer, until: deadline)
+        } else {
+            arrivals?.forget(peer)
+        }
+    }
+
+    /// A connection did not deliver its request head or body in time: 408 and close.
+    private func arrivalExpired(_ peer: PeerConnection) {
+        guard let phase = peer.expire(farewell: Self.requestTimeoutBytes) else { return }
+        let which = phase == .head ? "head" : "body"
+        logger.notice(
+            "request \(which) not received in time; connection closed",
+            metadata: ["client": peer.address, "phase": which])
+        var context = dispatcher.makeContext(requestID: RequestID.generate())
+        context.route = nil
+        let request = Request(method: HTTPMethod(rawValue: "-"), path: "-")
+        let dispatcher = dispatcher
+        let response = Self.requestTimeoutError(phase: which).response
+        Task { await dispatcher.responder.transportAnswered(request, with: response, context: context) }
+    }
+
+    private static func requestTimeoutError(phase: String) -> HTTPError {
+        HTTPError(408, code: "request_timeout", message: "The request \(phase) did not arrive in time.")
+    }
+
+    /// The 408 written straight to a socket whose request is late (libmicrohttpd has no
+    /// response to queue before a request head is complete).
+    private static let requestTimeoutBytes: [UInt8] = {
+        let body = requestTimeoutError(phase: "").jsonBody
+        let head =
+            "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }()
 
     // MARK: Access-handler steps (on the connection's thread)
 
-    func makeRequest(connection: ConnectionHandle, method: HTTPMethod, rawPath: String) -> ConnectionRequest {
+    func makeRequest(connection: ConnectionHandle, method: HTTPMethod, rawPath: String, version: String)
+        -> ConnectionRequest
+    {
         var headers = HTTPHeaders()
         withUnsafeMutablePointer(to: &headers) { pointer in
             _ = MHD_get_connection_values(connection.pointer, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
@@ -65,10 +131,15 @@ final class ServerCore: Sendable {
             _ = MHD_get_connection_values(
                 connection.pointer, MHD_ValueKind.GET_ARGUMENT_KIND, collectQueryArgument, pointer)
         }
+        let peer = herald_mhd_socket_context(connection.pointer).map {
+            Unmanaged<PeerConnection>.fromOpaque($0).takeUnretainedValue()
+        }
         let request = ConnectionRequest(
             connection: connection,
+            peer: peer,
+            version: version,
             method: method,
-            path: URLDecoding.decodePath(rawPath),
+            rawPath: rawPath,
             query: query,
             headers: headers
         )
@@ -76,14 +147,33 @@ final class ServerCore: Sendable {
         return request
     }
 
-    /// First call: headers are in. Refuses a declared body over the limit at once.
+    /// First call: the head is in. Refuses bad framing at once, and a declared body over the
+    /// limit either at once (the client waits for 100 Continue, or the body is past what is
+    /// worth reading) or once the body has been read and dropped, so the client sees the 413.
     func headersReceived(_ request: ConnectionRequest) -> MHD_Result {
-        if let declared = request.headers["Content-Length"].flatMap({ Int($0.filter { $0 != " " }) }) {
-            if declared > configuration.maxBodyBytes {
+        if let peer = request.peer, peer.state.withLock({ $0.phase == .closed }) {
+            return .NO  // cut off by the head deadline while the library was parsing it
+        }
+        if let violation = RequestFraming.violation(version: request.version, headers: request.headers) {
+            request.phase = .answered
+            return queueTransportError(violation, for: request)
+        }
+        let declared = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
+        let chunked = request.headers["Transfer-Encoding"] != nil
+        if declared > configuration.maxBodyBytes {
+            let waitsForContinue = request.headers["Expect"]?.lowercased() == "100-continue"
+            if waitsForContinue || declared > configuration.discardLimit {
                 request.phase = .answered
                 return queueTransportError(tooLargeError(), for: request)
             }
-            if declared > 0 { request.body.reserveCapacity(declared) }
+            request.bodyTooLarge = true
+        } else if declared > 0 {
+            request.body.reserveCapacity(declared)
+        }
+        if declared > 0 || chunked {
+            enter(.body, request.peer, timeout: configuration.bodyTimeout)
+        } else {
+            enter(.handling, request.peer, timeout: .zero)
         }
         return .YES
     }
@@ -97,8 +187,7 @@ final class ServerCore: Sendable {
                 request.bodyTooLarge = true
                 request.body = []
             }
-            let cutoff = configuration.maxBodyBytes * 2 + 65_536
-            return request.receivedBytes > cutoff ? .NO : .YES
+            return request.receivedBytes > configuration.discardLimit ? .NO : .YES
         }
         request.body.append(contentsOf: data)
         return .YES
@@ -111,6 +200,7 @@ final class ServerCore: Sendable {
         case .answered:
             return .YES
         case .receiving:
+            enter(.handling, request.peer, timeout: .zero)
             if request.bodyTooLarge {
                 request.phase = .answered
                 return queueTransportError(tooLargeError(), for: request)
@@ -154,6 +244,7 @@ final class ServerCore: Sendable {
         let incoming = Request(
             method: request.method,
             path: request.path,
+            rawPath: request.rawPath,
             query: request.query,
             headers: request.headers,
             body: request.body
@@ -161,7 +252,7 @@ final class ServerCore: Sendable {
         request.body = []
         let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
         // Tracked before the handler can complete, so a finished request is never re-tracked.
-        deadlines?.track(request)
+        deadlines?.track(request, until: .now + configuration.requestTimeout)
         let handler = Task { [self] in
             let response = await dispatcher.dispatch(incoming, context: context)
             if !complete(request, with: response), case .stream(let stream) = response.body {
@@ -214,10 +305,19 @@ final class ServerCore: Sendable {
         .payloadTooLarge("The request body is larger than \(configuration.maxBodyBytes) bytes.")
     }
 
+    /// Answers from the transport itself (bad framing, 413, 503 while stopping), closing the
+    /// connection; the responder's logging and metrics are told, as for any other answer.
     private func queueTransportError(_ error: HTTPError, for request: ConnectionRequest) -> MHD_Result {
         var response = error.response
         response.headers[RequestID.headerName] = request.requestID
         response.headers["Connection"] = "close"
+        let incoming = Request(
+            method: request.method, path: request.path, rawPath: request.rawPath, query: request.query,
+            headers: request.headers)
+        let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
+        let dispatcher = dispatcher
+        let reported = response
+        Task { await dispatcher.responder.transportAnswered(incoming, with: reported, context: context) }
         return queue(response, for: request)
     }
 
@@ -316,6 +416,10 @@ final class ServerCore: Sendable {
         }
         task?.cancel()
         deadlines?.forget(request)
+        if reason == .REQUEST_TERMINATED_COMPLETED_OK {
+            // Kept alive: the next request head has the idle timeout to arrive.
+            enter(.head, request.peer, timeout: configuration.idleTimeout)
+        }
         if let link = request.stream {
             request.stream = nil
             link.stream.transportClosed()
