@@ -49,25 +49,30 @@ public final class HeraldProcess: Sendable {
 
     /// Starts `herald serve` on `port` (0: a free one) with `extraArguments` and waits for its
     /// start-up line. A server that does not start within `deadline` is killed and the start fails.
+    /// `wrapper` runs it through another program, e.g. `["/usr/bin/prlimit", "--nofile=1024:1024"]`.
     public static func start(
         database: String, secret: String, port: Int = 0, extraArguments: [String] = [],
-        deadline: Duration = .seconds(20)
+        wrapper: [String] = [], deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
         try await launch(
             ["serve", "--port", String(port), "--database", database, "--user-token-secret", secret]
                 + extraArguments,
-            startupLine: "herald listening", deadline: deadline)
+            startupLine: "herald listening", wrapper: wrapper, deadline: deadline)
     }
 
     /// Starts `herald` with `arguments` and waits for the stderr line containing `startupLine`,
     /// which names the bound port as `port=N` (`herald sandbox` prints `herald sandbox listening`).
     public static func launch(
-        _ arguments: [String], startupLine: String, deadline: Duration = .seconds(20)
+        _ arguments: [String], startupLine: String, wrapper: [String] = [], deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
         guard FileManager.default.isExecutableFile(atPath: HeraldExecutable.url.path) else {
             throw HeraldProcessError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
         }
-        let child = try ChildProcess.spawn(HeraldExecutable.url.path, arguments, captureOutput: false)
+        let child =
+            try wrapper.isEmpty
+            ? ChildProcess.spawn(HeraldExecutable.url.path, arguments, captureOutput: false)
+            : ChildProcess.spawn(
+                wrapper[0], Array(wrapper.dropFirst()) + [HeraldExecutable.url.path] + arguments, captureOutput: false)
         guard let errors = child.standardError else { throw HeraldProcessError.startFailed("no stderr pipe") }
         let watchdog = Task {
             try await Task.sleep(for: deadline)

@@ -78,6 +78,10 @@ public final class HeraldApplication: Sendable {
         http.maxBodyBytes = configuration.maxBodyBytes
         http.idleTimeout = configuration.idleTimeout
         http.requestTimeout = configuration.requestTimeout
+        http.headTimeout = configuration.requestHeadTimeout
+        http.bodyTimeout = configuration.requestBodyTimeout
+        http.connectionLimit = configuration.maxConnections
+        http.connectionsPerAddress = configuration.maxConnectionsPerAddress
         http.threadPoolSize = configuration.threadPoolSize
         self.http = HTTPServer(configuration: http, responder: router, logger: logger)
     }

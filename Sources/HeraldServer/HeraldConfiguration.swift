@@ -13,8 +13,19 @@ public struct HeraldConfiguration: Sendable {
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?
     public var maxBodyBytes: Int = 1_048_576
+    /// A connection with nothing to do is closed after this long (also the time a kept-alive
+    /// connection has to send its next request head).
     public var idleTimeout: Duration = .seconds(60)
+    /// A handler slower than this is cancelled and answered 503 `timeout`.
     public var requestTimeout: Duration = .seconds(30)
+    /// From accepting a connection to its whole request head; later, 408 and close.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// From a request head to the end of its body; later, 408 and close.
+    public var requestBodyTimeout: Duration = .seconds(30)
+    /// Most simultaneous connections; `nil` follows the open-files limit (less a reserve).
+    public var maxConnections: Int?
+    /// Most simultaneous connections from one client address (0: no cap).
+    public var maxConnectionsPerAddress: Int = 512
     /// Comment sent on every open stream so idle connections stay open.
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long stream events are kept for `Last-Event-ID` resume.

@@ -42,6 +42,25 @@ enum Help {
                                       (default 1048576)
           --http-threads N            libmicrohttpd threads (epoll, one per core is plenty)
                                       [HERALD_HTTP_THREADS] (default 2)
+          --max-connections N         Most open connections [HERALD_MAX_CONNECTIONS] (default: the
+                                      open-files limit less 256 kept for the database, logs and
+                                      push connections; at most half the limit is kept)
+          --max-connections-per-address N
+                                      Most open connections from one client address; more are
+                                      closed at once, 0 = no cap [HERALD_MAX_CONNECTIONS_PER_ADDRESS]
+                                      (default 512)
+          --request-head-timeout SECONDS
+                                      From connecting to a whole request head; later gets 408 and
+                                      the connection closes [HERALD_REQUEST_HEAD_TIMEOUT] (default 10)
+          --request-body-timeout SECONDS
+                                      From a request head to the end of its body; later gets 408
+                                      and the connection closes [HERALD_REQUEST_BODY_TIMEOUT]
+                                      (default 30)
+          --request-timeout SECONDS   A handler slower than this is stopped and answered 503
+                                      timeout [HERALD_REQUEST_TIMEOUT] (default 30)
+          --idle-timeout SECONDS      A connection with nothing to do is closed, and a kept-alive
+                                      one must send its next request head within it
+                                      [HERALD_IDLE_TIMEOUT] (default 60)
           --log-level LEVEL           trace, debug, info, notice, warning, error, critical
                                       [HERALD_LOG_LEVEL] (default info)
 

@@ -59,7 +59,8 @@ public struct HeraldCLI: Sendable {
             raw,
             valued: Arguments.pushFlags.union([
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
-                "database-pool-size",
+                "database-pool-size", "max-connections", "max-connections-per-address", "idle-timeout",
+                "request-timeout", "request-head-timeout", "request-body-timeout",
             ]),
             environment: environment)
         if args.has("help") {
@@ -72,6 +73,17 @@ public struct HeraldCLI: Sendable {
         configuration.maxBodyBytes = try args.int("max-body-bytes", default: 1_048_576, range: 1024...(64 << 20))
         configuration.threadPoolSize = try args.int(
             "http-threads", default: configuration.threadPoolSize, range: 1...64)
+        if args.value("max-connections") != nil {
+            configuration.maxConnections = try args.int("max-connections", default: 0, range: 1...1_000_000)
+        }
+        configuration.maxConnectionsPerAddress = try args.int(
+            "max-connections-per-address", default: configuration.maxConnectionsPerAddress, range: 0...1_000_000)
+        configuration.idleTimeout = .seconds(try args.int("idle-timeout", default: 60, range: 1...86_400))
+        configuration.requestTimeout = .seconds(try args.int("request-timeout", default: 30, range: 1...3_600))
+        configuration.requestHeadTimeout = .seconds(
+            try args.int("request-head-timeout", default: 10, range: 1...3_600))
+        configuration.requestBodyTimeout = .seconds(
+            try args.int("request-body-timeout", default: 30, range: 1...3_600))
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         if let level = args.value("log-level") {

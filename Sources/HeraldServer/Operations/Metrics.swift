@@ -40,9 +40,18 @@ final class Metrics: Sendable {
         }
     }
 
+    /// Methods that get a label value of their own; any other is counted as `_OTHER`, so a
+    /// client cannot add series by inventing methods.
+    static let labelledMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// `route` must come from a bounded set (route patterns, "unmatched"); the status is clamped
+    /// to 100...599 (anything else is 0).
     func record(method: String, route: String, status: Int, seconds: Double) {
+        let key = RequestKey(
+            method: Self.labelledMethods.contains(method) ? method : "_OTHER", route: route,
+            status: (100...599).contains(status) ? status : 0)
         state.withLock { state in
-            state.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
+            state.requests[key, default: 0] += 1
             state.latency[route, default: LatencyHistogram(bounds: Self.latencyBuckets)].record(seconds)
         }
     }
@@ -56,7 +65,7 @@ final class Metrics: Sendable {
             ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
         }) {
             out +=
-                "herald_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+                "herald_http_requests_total{method=\"\(Self.escape(key.method))\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
         }
         out += "# HELP herald_http_request_duration_seconds HTTP request latency by route.\n"
         out += "# TYPE herald_http_request_duration_seconds histogram\n"
@@ -71,8 +80,19 @@ final class Metrics: Sendable {
         return out + sections()
     }
 
-    private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    /// A label value as the text format requires: backslash, double quote and line feed escaped.
+    static func escape(_ value: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(value.utf8.count)
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }
 

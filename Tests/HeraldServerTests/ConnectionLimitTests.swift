@@ -1,0 +1,64 @@
+import Foundation
+import HeraldHTTPTestSupport
+import Testing
+
+/// A real `herald serve` under a lowered open-files limit (`prlimit --nofile=1024:1024`), held
+/// open by more idle connections than it has descriptors for.
+@Suite("connection limits", .serialized)
+struct ConnectionLimitTests {
+    private static let idleConnections = 1_100
+
+    private static func start(_ extra: [String]) async throws -> (HeraldProcess, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let server = try await HeraldProcess.start(
+            database: "sqlite:" + directory.appendingPathComponent("h.db").path,
+            secret: "fd-limit-test-secret-0123456789abcdef", extraArguments: extra,
+            wrapper: ["/usr/bin/prlimit", "--nofile=1024:1024"])
+        return (server, directory)
+    }
+
+    /// Opens idle connections (no request) with bounded concurrency; those the server closes at
+    /// once still count as attempts.
+    private static func holdIdle(_ count: Int, client: LoopbackHTTPClient) async -> [LoopbackConnection] {
+        var held: [LoopbackConnection] = []
+        for _ in 0..<count {
+            if let connection = try? await client.openConnection() { held.append(connection) }
+        }
+        return held
+    }
+
+    @Test func moreIdleConnectionsThanDescriptorsDoNotCrashTheServer() async throws {
+        let (server, directory) = try await Self.start(["--max-connections-per-address", "0"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(server.stderr.contains("connection_limit=768"), "\(server.stderr)")
+        let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
+        let held = await Self.holdIdle(Self.idleConnections, client: client)
+        #expect(held.count >= 768)
+        // Every slot is taken: the server is alive, and it answers again once they go.
+        #expect(server.exit == nil, "\(server.stderr)")
+        for connection in held { connection.close() }
+        var answered = false
+        for _ in 0..<200 where !answered {
+            answered = (try? await client.request("GET", "/healthz"))?.status == 200
+            if !answered { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(answered)
+        #expect(server.exit == nil, "\(server.stderr)")
+        #expect(await server.stop() == .exited(0))
+    }
+
+    @Test func oneAddressCannotTakeEverySlot() async throws {
+        let (server, directory) = try await Self.start([])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
+        let held = await Self.holdIdle(Self.idleConnections, client: client)
+        defer { for connection in held { connection.close() } }
+        // 512 from 127.0.0.1 at most; another address is served meanwhile.
+        var other = client
+        other.sourceAddress = "127.0.0.2"
+        #expect(try await other.request("GET", "/healthz").status == 200)
+        #expect(server.exit == nil, "\(server.stderr)")
+        #expect(await server.stop() == .exited(0))
+    }
+}
