@@ -36,7 +36,7 @@ public final class HeraldApplication: Sendable {
             counts: { userID in try await store.counts(userID: userID) },
             events: { userID, afterSeq, limit in
                 try await store.streamEvents(userID: userID, afterSeq: afterSeq, limit: limit)
-            })
+            }, maxStreamsPerUser: configuration.maxStreamsPerUser)
         let pushMetrics = PushMetrics()
         let metrics = Metrics(
             gauges: { [hub] in
@@ -158,6 +158,13 @@ public final class HeraldApplication: Sendable {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: heartbeat)
                         hub.heartbeat(now: now())
+                    }
+                })
+            tasks.append(
+                Task.detached {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        hub.endExpired(now: now())
                     }
                 })
             tasks.append(

@@ -28,6 +28,9 @@ public struct HeraldConfiguration: Sendable {
     public var maxConnectionsPerAddress: Int = 512
     /// Comment sent on every open stream so idle connections stay open.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// Streams one user may hold; a new one beyond this ends their oldest (`event: closed`,
+    /// reason `replaced`).
+    public var maxStreamsPerUser: Int = 16
     /// How long stream events are kept for `Last-Event-ID` resume.
     public var streamRetention: Duration = .seconds(7 * 24 * 3600)
     public var threadPoolSize: Int = 2

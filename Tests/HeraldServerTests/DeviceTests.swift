@@ -66,6 +66,24 @@ struct DeviceTests {
         }
     }
 
+    @Test("a token with a slash is unregistered through its percent-encoded path segment")
+    func slashInToken() async throws {
+        try await withServer { server in
+            let token = try server.token("alice")
+            let device = "ExponentPushToken[ab/cd+ef==]"
+            let registered = try await server.send(
+                "POST", "/v1/me/devices", json: Self.registration(token: device, provider: "expo"), token: token)
+            #expect(registered.status == 200)
+            let encoded = try #require(device.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            #expect(encoded.contains("%2F"))
+            let removed = try await server.delete("/v1/me/devices/\(encoded)", token: token)
+            #expect(removed.status == 204 || removed.status == 200, "\(removed.status) \(removed.text)")
+            let key = try await server.apiKey()
+            let items = try await server.get("/v1/users/alice/devices", token: key).object["items"] as? [[String: Any]]
+            #expect(items?.allSatisfy { $0["active"] as? Bool == false } == true, "\(String(describing: items))")
+        }
+    }
+
     @Test("a token registered by another user moves to the new user")
     func tokenMoves() async throws {
         try await withServer { server in

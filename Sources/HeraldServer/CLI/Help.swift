@@ -58,6 +58,9 @@ enum Help {
                                       (default 30)
           --request-timeout SECONDS   A handler slower than this is stopped and answered 503
                                       timeout [HERALD_REQUEST_TIMEOUT] (default 30)
+          --max-streams-per-user N    Live-update streams one user may hold; a new one ends the
+                                      oldest with event: closed, reason replaced
+                                      [HERALD_MAX_STREAMS_PER_USER] (default 16)
           --idle-timeout SECONDS      A connection with nothing to do is closed, and a kept-alive
                                       one must send its next request head within it
                                       [HERALD_IDLE_TIMEOUT] (default 60)

@@ -60,7 +60,7 @@ public struct HeraldCLI: Sendable {
             valued: Arguments.pushFlags.union([
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
                 "database-pool-size", "max-connections", "max-connections-per-address", "idle-timeout",
-                "request-timeout", "request-head-timeout", "request-body-timeout",
+                "request-timeout", "request-head-timeout", "request-body-timeout", "max-streams-per-user",
             ]),
             environment: environment)
         if args.has("help") {
@@ -84,6 +84,8 @@ public struct HeraldCLI: Sendable {
             try args.int("request-head-timeout", default: 10, range: 1...3_600))
         configuration.requestBodyTimeout = .seconds(
             try args.int("request-body-timeout", default: 30, range: 1...3_600))
+        configuration.maxStreamsPerUser = try args.int(
+            "max-streams-per-user", default: configuration.maxStreamsPerUser, range: 1...1_000)
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         if let level = args.value("log-level") {

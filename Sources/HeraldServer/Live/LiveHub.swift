@@ -17,8 +17,9 @@ import Synchronization
 /// and sent. One task at a time per user does both, the events first, so a stream gets a
 /// change's events before the counts that include them.
 final class LiveHub: Sendable {
-    /// Streams one user may hold; a new one beyond this closes their oldest.
-    static let maxStreamsPerUser = 16
+    /// Streams one user may hold by default; a new one beyond the limit closes their oldest.
+    static let defaultMaxStreamsPerUser = 16
+    let maxStreamsPerUser: Int
 
     /// Events one catch-up read takes from the log; a user further behind takes several reads.
     static let catchUpBatch = 500
@@ -49,8 +50,10 @@ final class LiveHub: Sendable {
     /// `counts` reads a user's current counts, `events` their logged events after a seq (the store).
     init(
         counts: @escaping @Sendable (String) async throws -> Counts,
-        events: @escaping EventReader
+        events: @escaping EventReader,
+        maxStreamsPerUser: Int = LiveHub.defaultMaxStreamsPerUser
     ) {
+        self.maxStreamsPerUser = max(1, maxStreamsPerUser)
         self.counts = counts
         self.events = events
     }
@@ -62,7 +65,7 @@ final class LiveHub: Sendable {
         let evicted = state.withLock { state -> LiveSubscriber? in
             var streams = state.subscribers[subscriber.userID, default: []]
             streams.append(subscriber)
-            let oldest = streams.count > Self.maxStreamsPerUser ? streams.removeFirst() : nil
+            let oldest = streams.count > maxStreamsPerUser ? streams.removeFirst() : nil
             state.subscribers[subscriber.userID] = streams
             return oldest
         }
@@ -70,7 +73,8 @@ final class LiveHub: Sendable {
             guard let self, let subscriber else { return }
             self.unsubscribe(subscriber)
         }
-        evicted?.stream.finish()
+        // The oldest stream makes room; told why, its client does not reconnect (and evict in turn).
+        evicted?.close(reason: "replaced")
     }
 
     func unsubscribe(_ subscriber: LiveSubscriber) {
@@ -175,17 +179,29 @@ final class LiveHub: Sendable {
     /// The comment that keeps idle streams (and any proxy between) open.
     private static let heartbeatFrame = ServerSentEvent.comment(" heartbeat")
 
-    /// Writes a heartbeat comment to every open stream, and ends streams whose token expired
-    /// (the client reconnects and meets the sign-in gate).
+    /// Writes a heartbeat comment to every open stream (and ends those whose token expired).
     func heartbeat(now: Date) {
+        for subscriber in endExpired(now: now) {
+            subscriber.deliverUnsequenced(Self.heartbeatFrame)
+        }
+    }
+
+    /// Ends the streams whose token has expired with `event: closed` and reason `expired` (the
+    /// client reconnects and meets the sign-in gate); answers the streams still open. Called every
+    /// second, so a stream outlives its token by at most about a second.
+    @discardableResult
+    func endExpired(now: Date) -> [LiveSubscriber] {
         let all = state.withLock { state in state.subscribers.values.flatMap { $0 } }
+        var open: [LiveSubscriber] = []
+        open.reserveCapacity(all.count)
         for subscriber in all {
             if subscriber.expires <= now {
-                subscriber.stream.finish()
+                subscriber.close(reason: "expired")
             } else {
-                subscriber.deliverUnsequenced(Self.heartbeatFrame)
+                open.append(subscriber)
             }
         }
+        return open
     }
 
     /// Ends every stream (graceful stop).
@@ -249,6 +265,14 @@ final class LiveSubscriber: Sendable {
             }
             state.cursor = cursor
         }
+    }
+
+    /// Ends the stream with a final `event: closed` frame saying why (`replaced`, `expired`).
+    func close(reason: String) {
+        state.withLock { _ in
+            _ = stream.write(ServerSentEvent(event: "closed", data: #"{"reason":"\#(reason)"}"#).bytes)
+        }
+        stream.finish()
     }
 
     func deliverUnsequenced(_ frame: [UInt8]) {

@@ -190,6 +190,39 @@ struct LiveEventSourceTests {
         #expect(await sleeps.next() == .seconds(3), "after an open stream: the retry again, no backoff")
     }
 
+    @Test("a stream the server closed as replaced ends quietly and never reconnects")
+    func replacedEnds() async throws {
+        var events = source().events().makeAsyncIterator()
+        var connections = transport.connections.makeAsyncIterator()
+        let connection = try #require(await connections.next())
+        connection.open(sending: Self.preamble(id: 3) + Self.counts(0, 0))
+        #expect(try await events.next() == .counts(Counts(unread: 0, unseen: 0)))
+        connection.send("event: closed\ndata: {\"reason\":\"replaced\"}\n\n")
+        connection.server.finish()
+        #expect(try await events.next() == nil)
+        #expect(sleeper.requested.isEmpty)
+        #expect(transport.openedCount == 1)
+    }
+
+    @Test("a stream the server closed as expired reconnects, and the refused token then ends it")
+    func expiredReconnects() async throws {
+        let stream = source().events()
+        var connections = transport.connections.makeAsyncIterator()
+        var sleeps = sleeper.requests.makeAsyncIterator()
+        let first = try #require(await connections.next())
+        first.open(sending: Self.preamble(id: 3))
+        first.send("event: closed\ndata: {\"reason\":\"expired\"}\n\n")
+        first.server.finish()
+        _ = await sleeps.next()
+        sleeper.wake()
+        try #require(await connections.next()).refuse(401, code: "unauthenticated")
+        let error = await #expect(throws: HeraldAPIError.self) {
+            for try await _ in stream {}
+        }
+        #expect(error?.kind == .unauthenticated)
+        #expect(transport.openedCount == 2)
+    }
+
     @Test("401 ends the stream with unauthenticated and never reconnects")
     func unauthenticatedEnds() async throws {
         let stream = source().events()

@@ -3,6 +3,12 @@ import HeraldModel
 
 /// Turns the stream's events into ``LiveEvent``s.
 enum LiveEventDecoding {
+    /// The `reason` of the server's final `event: closed` frame (`replaced`, `expired`), if readable.
+    static func closedReason(_ message: ServerSentEventParser.Message) -> String? {
+        struct Closed: Decodable { var reason: String }
+        return try? JSONDecoder().decode(Closed.self, from: Data(message.data.utf8)).reason
+    }
+
     /// The live event of `message`; `nil` for an event this client does not know (a newer
     /// server's), which is skipped. A known event whose data cannot be read becomes `.reset`:
     /// the app refetches, which recovers whatever the event carried.

@@ -10,7 +10,9 @@ import HeraldModel
 /// Each connection asks for the current token and sends `Last-Event-ID` (the last event id the
 /// stream set, across connections: Herald opens every new stream with one), so the server
 /// replays what was missed. When a connection ends it reconnects after the ``ReconnectPolicy``
-/// delay. It stops for good only when the token is missing or refused (401:
+/// delay. It stops for good when the server ends it as `replaced` (the user opened more streams
+/// than the server keeps: this one made room, and reconnecting would only evict another), when
+/// the token is missing or refused (401:
 /// ``HeraldAPIError/Kind/unauthenticated``), when the server refuses the request with another
 /// 4xx, or when the consumer stops iterating (the connection is closed).
 ///
@@ -38,6 +40,8 @@ struct LiveEventSource: Sendable {
     /// How one connection ended.
     enum Outcome: Sendable {
         case reconnect
+        /// The server ended the stream for good (`event: closed`, reason `replaced`).
+        case ended
         case finish(HeraldAPIError)
         case cancelled
     }
@@ -54,7 +58,7 @@ struct LiveEventSource: Sendable {
         var state = State(retry: policy.initialRetry)
         while !Task.isCancelled {
             switch await connect(&state, continuation) {
-            case .cancelled:
+            case .cancelled, .ended:
                 continuation.finish()
                 return
             case .finish(let error):
@@ -89,6 +93,7 @@ struct LiveEventSource: Sendable {
         var parser = ServerSentEventParser(lastEventID: state.lastEventID)
         var status: Int?
         var errorBody = Data()
+        var closedReason: String?
         do {
             for try await part in transport.open(request) {
                 switch part {
@@ -103,6 +108,10 @@ struct LiveEventSource: Sendable {
                 case .body(let bytes) where status == 200:
                     for message in parser.feed(bytes) {
                         state.lastEventID = message.lastEventID
+                        if message.event == "closed" {
+                            closedReason = LiveEventDecoding.closedReason(message)
+                            continue
+                        }
                         if let event = LiveEventDecoding.event(message) { continuation.yield(event) }
                     }
                     state.lastEventID = parser.lastEventID
@@ -117,6 +126,7 @@ struct LiveEventSource: Sendable {
             return .reconnect
         }
         if Task.isCancelled { return .cancelled }
+        if status == 200 && closedReason == "replaced" { return .ended }
         return outcome(status: status, body: errorBody, &state)
     }
 
