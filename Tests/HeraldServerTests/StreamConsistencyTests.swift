@@ -66,24 +66,29 @@ struct StreamConsistencyTests {
         }
     }
 
-    @Test("a stream ends when its token expires; the reconnect meets 401")
+    @Test(
+        "a stream ends within a second of its token's expiry with event: closed, reason expired; the reconnect meets 401"
+    )
     func streamEndsAtTokenExpiry() async throws {
         let clock = ManualClock()
-        try await withServer(configure: { $0.heartbeatInterval = .milliseconds(20) }, now: { clock.now }) { server in
+        // The heartbeat stays at 15 s: the expiry sweep, every second, ends the stream.
+        try await withServer(now: { clock.now }) { server in
             let token = try server.app.userToken(for: "alice", ttl: 60)
             let stream = try await server.client.openStream(
                 "/v1/me/stream", headers: [("Authorization", "Bearer \(token)")])
             defer { stream.close() }
             #expect(try await stream.nextEvent(timeout: .seconds(5))?.event == "counts")
             clock.advance(by: 61)
+            var events: [SSEEvent] = []
             while let event = try await stream.next(timeout: .seconds(5)) {
-                #expect(event.isComment, "only heartbeats until the stream ends, got \(event)")
+                if !event.isComment { events.append(event) }
             }
+            #expect(events == [SSEEvent(event: "closed", data: #"{"reason":"expired"}"#)])
             expectError(try await server.get("/v1/me/stream", token: token), 401, "unauthenticated")
         }
     }
 
-    @Test("one user holds at most 16 streams: a new one closes their oldest")
+    @Test("one user holds at most 16 streams: a new one closes their oldest with event: closed, reason replaced")
     func streamsPerUserAreCapped() async throws {
         try await withServer { server in
             var streams: [SSEConnection] = []
@@ -94,7 +99,11 @@ struct StreamConsistencyTests {
             }
             defer { for stream in streams { stream.close() } }
             // The oldest stream ends (reading past its end answers nil; an open one would time out).
-            while try await streams[0].next(timeout: .seconds(5)) != nil {}
+            var last: SSEEvent?
+            while let event = try await streams[0].next(timeout: .seconds(5)) {
+                if !event.isComment { last = event }
+            }
+            #expect(last == SSEEvent(event: "closed", data: #"{"reason":"replaced"}"#))
             try await server.publish(to: ["alice"])
             #expect(try await streams[16].nextEvent(timeout: .seconds(5))?.event == "notification.created")
         }
