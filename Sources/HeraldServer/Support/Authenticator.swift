@@ -9,6 +9,8 @@ struct Authenticator: Sendable {
     let userTokenSecret: [UInt8]
     let store: any HeraldStore
     let now: @Sendable () -> Date
+    /// The realm of every 401's `WWW-Authenticate: Bearer` challenge.
+    static let realm = "herald"
     private let keyCache = APIKeyCache()
     private let tokenCache = VerifiedTokenCache()
 
@@ -26,31 +28,30 @@ struct Authenticator: Sendable {
     /// The user id and the token's expiry (a live stream ends then).
     func session(_ request: Request) throws -> (user: String, expires: Date) {
         guard let token = Self.bearer(request) else {
-            throw HTTPError(
-                401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
+            throw HTTPError.missingCredential("A user token is required: send Authorization: Bearer <token>.")
         }
         let now = now()
         if let cached = tokenCache.session(of: token, at: now) { return cached }
+        let claims: JWTClaims
         do {
-            let claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
-            tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
-            return (claims.sub, claims.exp)
+            claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
         } catch {
-            throw HTTPError.unauthenticatedToken
+            let reason = (error as? CryptoError)?.description ?? "it cannot be verified"
+            throw HTTPError.invalidCredential("The user token is not valid: \(reason).")
         }
+        tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
+        return (claims.sub, claims.exp)
     }
 
     /// The API key record of a valid publisher key; 401 `unauthenticated` otherwise.
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
-            throw HTTPError(
-                401, code: "unauthenticated",
-                message: "A publisher API key is required: send Authorization: Bearer <key>.")
+            throw HTTPError.missingCredential("A publisher API key is required: send Authorization: Bearer <key>.")
         }
         let hash = APIKeys.hash(key)
         if let cached = keyCache.record(hash: hash) { return cached }
         guard let record = try await store.apiKey(hash: hash) else {
-            throw HTTPError(401, code: "unauthenticated", message: "The API key is not valid.")
+            throw HTTPError.invalidCredential("The API key is not valid.")
         }
         keyCache.insert(record)
         return record
@@ -68,8 +69,19 @@ struct Authenticator: Sendable {
 }
 
 extension HTTPError {
-    static let unauthenticatedToken = HTTPError(
-        401, code: "unauthenticated", message: "The user token is invalid or has expired.")
+    /// 401 `unauthenticated` for a request without the credential it needs:
+    /// `WWW-Authenticate: Bearer realm="herald"`.
+    static func missingCredential(_ message: String) -> HTTPError {
+        .unauthenticated(message, challenge: BearerChallenge(realm: Authenticator.realm))
+    }
+
+    /// 401 `unauthenticated` for a credential that was refused: `WWW-Authenticate: Bearer
+    /// realm="herald", error="invalid_token", error_description="<message>"`.
+    static func invalidCredential(_ message: String) -> HTTPError {
+        .unauthenticated(
+            message,
+            challenge: BearerChallenge(realm: Authenticator.realm, error: "invalid_token", errorDescription: message))
+    }
 }
 
 /// Keys are never revoked in this version, so a found key stays valid for the process.
