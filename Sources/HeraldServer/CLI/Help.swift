@@ -40,6 +40,10 @@ enum Help {
                                       (generated and kept in the database when unset)
           --max-body-bytes N          Largest request body; larger gets 413 [HERALD_MAX_BODY_BYTES]
                                       (default 1048576)
+          --max-token-lifetime SECONDS
+                                      Longest a user token may still have to live: one whose exp
+                                      is further away (beyond 60 s of clock skew) gets 401; 60 to
+                                      31536000 [HERALD_MAX_TOKEN_LIFETIME] (default 2592000, 30 days)
           --http-threads N            libmicrohttpd threads (epoll, one per core is plenty)
                                       [HERALD_HTTP_THREADS] (default 2)
           --log-level LEVEL           trace, debug, info, notice, warning, error, critical
@@ -116,9 +120,12 @@ enum Help {
 
     static let token = """
         Usage: herald token --user ID [--ttl SECONDS] [--database URL] [--user-token-secret SECRET]
+                            [--max-token-lifetime SECONDS]
 
         Mints an HS256 user token for ID, signed with the server's secret (read from the
-        database unless given). The token is the last line of the output. Default TTL 86400 s.
+        database unless given). The token is the last line of the output. Default TTL 86400 s;
+        at most --max-token-lifetime [HERALD_MAX_TOKEN_LIFETIME] (default 2592000, 30 days),
+        the longest a server with the same setting accepts.
 
         Example:
           TOKEN=$(herald token --user alice | tail -n 1)

@@ -59,7 +59,7 @@ public struct HeraldCLI: Sendable {
             raw,
             valued: Arguments.pushFlags.union([
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
-                "database-pool-size",
+                "database-pool-size", "max-token-lifetime",
             ]),
             environment: environment)
         if args.has("help") {
@@ -74,6 +74,7 @@ public struct HeraldCLI: Sendable {
             "http-threads", default: configuration.threadPoolSize, range: 1...64)
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
+        configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {
                 throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -136,7 +137,8 @@ public struct HeraldCLI: Sendable {
 
     private func token(_ raw: [String]) async throws -> Int32 {
         let args = try Arguments(
-            raw, valued: ["user", "ttl", "database", "user-token-secret"], environment: environment)
+            raw, valued: ["user", "ttl", "database", "user-token-secret", "max-token-lifetime"],
+            environment: environment)
         if args.has("help") {
             out(Help.token)
             return 0
@@ -147,7 +149,13 @@ public struct HeraldCLI: Sendable {
         } catch let error as ValidationError {
             throw CLIError(error.message)
         }
-        let ttl = try args.int("ttl", default: 86_400, range: 1...(365 * 86_400))
+        let maxLifetime = try args.maxTokenLifetime()
+        let requested = args.value("ttl") ?? String(min(86_400, maxLifetime))
+        guard let ttl = Int(requested), (1...maxLifetime).contains(ttl) else {
+            throw CLIError(
+                "--ttl must be a whole number of seconds from 1 to \(maxLifetime) (the longest token a server accepts, "
+                    + "--max-token-lifetime), not \"\(requested)\"")
+        }
         let app = try await HeraldApplication(configuration: configuration(args), logger: quietLogger)
         out("User token for \(user), valid for \(ttl) s:")
         out(try app.userToken(for: user, ttl: TimeInterval(ttl)))

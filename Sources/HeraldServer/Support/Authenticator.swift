@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCrypto
 import HeraldHTTP
+import HeraldModel
 import HeraldStore
 import Synchronization
 
@@ -14,9 +15,16 @@ struct Authenticator: Sendable {
     private let keyCache = APIKeyCache()
     private let tokenCache = VerifiedTokenCache()
 
-    init(userTokenSecret: [UInt8], store: any HeraldStore, now: @escaping @Sendable () -> Date) {
+    /// The longest a user token may still have to live (`exp - now`); see ``HeraldConfiguration/maxTokenLifetime``.
+    let maxTokenLifetime: TimeInterval
+
+    init(
+        userTokenSecret: [UInt8], store: any HeraldStore, maxTokenLifetime: TimeInterval,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.userTokenSecret = userTokenSecret
         self.store = store
+        self.maxTokenLifetime = maxTokenLifetime
         self.now = now
     }
 
@@ -25,7 +33,9 @@ struct Authenticator: Sendable {
         try session(request).user
     }
 
-    /// The user id and the token's expiry (a live stream ends then).
+    /// The user id and the token's expiry (a live stream ends then). The token must be signed with
+    /// the secret and unexpired, its `sub` a valid user id, and its `exp` at most
+    /// ``maxTokenLifetime`` (plus ``JWT/maxLeeway`` of clock skew between issuer and server) away.
     func session(_ request: Request) throws -> (user: String, expires: Date) {
         guard let token = Self.bearer(request) else {
             throw HTTPError.missingCredential("A user token is required: send Authorization: Bearer <token>.")
@@ -38,6 +48,17 @@ struct Authenticator: Sendable {
         } catch {
             let reason = (error as? CryptoError)?.description ?? "it cannot be verified"
             throw HTTPError.invalidCredential("The user token is not valid: \(reason).")
+        }
+        guard (try? Validate.userID(claims.sub, field: "sub")) != nil else {
+            throw HTTPError.invalidCredential(
+                "The user token is not valid: its sub is not a user id (1 to \(Limits.userIdMaxLength) of A-Z a-z 0-9 . _ : @ -)."
+            )
+        }
+        // A token only grows shorter-lived, so one checked once stays within the lifetime.
+        guard claims.exp.timeIntervalSince(now) <= maxTokenLifetime + JWT.maxLeeway else {
+            throw HTTPError.invalidCredential(
+                "The user token is not valid: it expires more than \(Int(maxTokenLifetime)) seconds from now, the longest lifetime this server accepts."
+            )
         }
         tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
         return (claims.sub, claims.exp)
