@@ -10,7 +10,7 @@ enum Help {
         Commands:
           serve         Run the server (inbox, preferences, devices, live updates, app config).
           migrate       Apply database migrations and exit.
-          keys create   Create a publisher API key (printed once, stored as a hash).
+          keys          Create, list and revoke publisher API keys (keys create|list|revoke).
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           broadcast     Send a notification to every user or a list, as a background job.
@@ -110,12 +110,29 @@ enum Help {
 
     static let keys = """
         Usage: herald keys create [--name NAME] [--database URL]
+               herald keys list [--database URL]
+               herald keys revoke ID [--database URL]
 
-        Creates a publisher API key. The key is the last line of the output; only its SHA-256
-        hash is stored, so keep it. Publishers send it as `Authorization: Bearer <key>`.
+        create  Creates a publisher API key. The key is the last line of the output; only its
+                SHA-256 hash is stored, so keep it. Publishers send it as
+                `Authorization: Bearer <key>`.
+        list    Lists the keys that are not revoked, oldest first: id, name, created, last used
+                (written at most once a minute per server, so up to a minute behind).
+        revoke  Revokes the key with this id (`key_...`, from `keys list`; the key itself works
+                too). Every server on the database refuses it within a second, without a restart.
+                An unknown id exits 1; revoking a revoked key again changes nothing.
 
-        Example:
+        Options (environment twin in brackets):
+          --name NAME      A label for the key, 1 to 100 characters (default "default")
+          --database URL   sqlite:./herald.db or postgres://... [HERALD_DATABASE_URL]
+
+        Rotating a key: create the new one, deploy it to the publisher, then revoke the old one
+        (its last use shows when nothing sends with it any more).
+
+        Examples:
           KEY=$(herald keys create --name backend | tail -n 1)
+          herald keys list
+          herald keys revoke key_0123456789ab
         """
 
     static let token = """

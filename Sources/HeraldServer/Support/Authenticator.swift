@@ -65,16 +65,32 @@ struct Authenticator: Sendable {
     }
 
     /// The API key record of a valid publisher key; 401 `unauthenticated` otherwise.
+    ///
+    /// A found key is cached and read again from the store once its entry is
+    /// ``APIKeyCache/recheckInterval`` old, so a key revoked through any server or `herald keys
+    /// revoke` is refused by every server sharing the database within that time; the key's last
+    /// use is written at most once per ``APIKeyCache/useRecordInterval``.
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
             throw HTTPError.missingCredential("A publisher API key is required: send Authorization: Bearer <key>.")
         }
         let hash = APIKeys.hash(key)
-        if let cached = keyCache.record(hash: hash) { return cached }
-        guard let record = try await store.apiKey(hash: hash) else {
-            throw HTTPError.invalidCredential("The API key is not valid.")
+        let now = now()
+        let record: APIKeyRecord
+        if let cached = keyCache.record(hash: hash, at: now) {
+            record = cached
+        } else {
+            guard let found = try await store.apiKey(hash: hash) else {
+                keyCache.remove(hash: hash)
+                throw HTTPError.invalidCredential("The API key is not valid: it is unknown or was revoked.")
+            }
+            keyCache.insert(found, checkedAt: now)
+            record = found
         }
-        keyCache.insert(record)
+        if keyCache.shouldRecordUse(hash: hash, at: now) {
+            // Best effort: a failed write leaves the previous time, and the next minute tries again.
+            try? await store.recordAPIKeyUse(id: record.id, at: now)
+        }
         return record
     }
 
@@ -105,12 +121,60 @@ extension HTTPError {
     }
 }
 
-/// Keys are never revoked in this version, so a found key stays valid for the process.
-private final class APIKeyCache: Sendable {
-    private let records = Mutex<[String: APIKeyRecord]>([:])
+/// API keys found in the store, each re-read once its entry is ``recheckInterval`` old (one
+/// indexed read per key and second, whatever the request rate), and the time each key's use was
+/// last written. Bounded by the number of valid keys: unknown keys are never cached.
+final class APIKeyCache: Sendable {
+    /// How long a found key is trusted before the store is asked again: a revocation reaches
+    /// every server within this time.
+    static let recheckInterval: TimeInterval = 1
+    /// How often one server writes a key's last use.
+    static let useRecordInterval: TimeInterval = 60
 
-    func record(hash: String) -> APIKeyRecord? { records.withLock { $0[hash] } }
-    func insert(_ record: APIKeyRecord) { records.withLock { $0[record.hash] = record } }
+    private struct Entry {
+        var record: APIKeyRecord
+        var checkedAt: Date
+        var useRecordedAt: Date?
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The cached key, while its entry is younger than ``recheckInterval`` (a clock that went
+    /// back counts as stale).
+    func record(hash: String, at now: Date) -> APIKeyRecord? {
+        entries.withLock { entries in
+            guard let entry = entries[hash] else { return nil }
+            let age = now.timeIntervalSince(entry.checkedAt)
+            return age >= 0 && age < Self.recheckInterval ? entry.record : nil
+        }
+    }
+
+    /// Caches `record` as read at `checkedAt`, keeping when its use was last written.
+    func insert(_ record: APIKeyRecord, checkedAt: Date) {
+        entries.withLock { entries in
+            let recorded = entries[record.hash]?.useRecordedAt
+            entries[record.hash] = Entry(record: record, checkedAt: checkedAt, useRecordedAt: recorded)
+        }
+    }
+
+    func remove(hash: String) {
+        _ = entries.withLock { $0.removeValue(forKey: hash) }
+    }
+
+    /// Whether this use is the one to write (the first, or ``useRecordInterval`` after the last
+    /// written); if so it counts as written, so requests at once write it once.
+    func shouldRecordUse(hash: String, at now: Date) -> Bool {
+        entries.withLock { entries in
+            guard var entry = entries[hash] else { return false }
+            if let recorded = entry.useRecordedAt {
+                let age = now.timeIntervalSince(recorded)
+                guard age < 0 || age >= Self.useRecordInterval else { return false }
+            }
+            entry.useRecordedAt = now
+            entries[hash] = entry
+            return true
+        }
+    }
 }
 
 /// User tokens that verified, with their subject and expiry: an app's next request skips the
