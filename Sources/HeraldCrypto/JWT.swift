@@ -28,11 +28,12 @@ public enum JWT {
     public static let maxLeeway: TimeInterval = 60
 
     /// A signed token for `claims`. Times are written as whole seconds (rounded down).
-    /// Throws ``CryptoError/invalidKey`` for an empty secret.
+    /// Throws ``CryptoError/invalidKey`` for an empty secret and ``CryptoError/malformedToken``
+    /// for a time beyond ``maxClaimSeconds`` either side of 1970.
     public static func signHS256(claims: JWTClaims, secret: [UInt8]) throws -> String {
         guard !secret.isEmpty else { throw CryptoError(.invalidKey, "empty HS256 secret") }
         let header = Base64URL.encode(#"{"alg":"HS256","typ":"JWT"}"#)
-        let payload = Base64URL.encode(encodePayload(claims))
+        let payload = Base64URL.encode(try encodePayload(claims))
         let signingInput = header + "." + payload
         let signature = HMAC.sha256(key: secret, message: signingInput)
         return signingInput + "." + Base64URL.encode(signature)
@@ -42,8 +43,9 @@ public enum JWT {
     ///
     /// The header's `alg` must be exactly `HS256` (`none` and every other value are refused);
     /// a `crit` header is refused; the signature is compared in constant time before the
-    /// claims are read; `sub` and `exp` are required; `now` must be before `exp`, not before
-    /// `nbf`, and not before `iat`, each with `leeway` seconds (0 to ``maxLeeway``) of skew.
+    /// claims are read; `sub` and `exp` are required; time claims are numbers within
+    /// ``maxClaimSeconds`` of 1970 (a larger one is malformed); `now` must be before `exp`, not
+    /// before `nbf`, and not before `iat`, each with `leeway` seconds (0 to ``maxLeeway``) of skew.
     public static func verifyHS256(_ token: String, secret: [UInt8], now: Date, leeway: TimeInterval = 0) throws
         -> JWTClaims
     {
@@ -121,12 +123,23 @@ public enum JWT {
         var nbf: Int64?
     }
 
-    static func encodePayload(_ claims: JWTClaims) -> String {
-        func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    /// The largest time claim (in seconds either side of 1970) a token is signed with: far past
+    /// any real expiry, and well inside `Int64`, so writing it as whole seconds cannot trap.
+    public static let maxClaimSeconds: Double = 1e15
+
+    static func encodePayload(_ claims: JWTClaims) throws -> String {
+        func seconds(_ date: Date) throws -> Int64 {
+            let value = date.timeIntervalSince1970
+            guard value.isFinite, abs(value) <= maxClaimSeconds else {
+                throw CryptoError(.malformedToken, "a time claim is out of range")
+            }
+            return Int64(value.rounded(.down))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let written = WrittenClaims(
-            sub: claims.sub, exp: seconds(claims.exp), iat: claims.iat.map(seconds), nbf: claims.nbf.map(seconds))
+            sub: claims.sub, exp: try seconds(claims.exp), iat: try claims.iat.map(seconds),
+            nbf: try claims.nbf.map(seconds))
         return OpenSSLCall.mustSucceed { String(decoding: try encoder.encode(written), as: UTF8.self) }
     }
 
@@ -140,8 +153,9 @@ public enum JWT {
         }
         guard let sub = raw.sub, !sub.isEmpty else { throw CryptoError(.missingClaim, "sub") }
         guard let exp = raw.exp else { throw CryptoError(.missingClaim, "exp") }
-        for value in [raw.exp, raw.iat, raw.nbf].compactMap({ $0 }) where !value.isFinite {
-            throw CryptoError(.malformedToken, "a time claim is not a finite number")
+        for value in [raw.exp, raw.iat, raw.nbf].compactMap({ $0 })
+        where !value.isFinite || abs(value) > maxClaimSeconds {
+            throw CryptoError(.malformedToken, "a time claim is not a number within \(maxClaimSeconds) of 1970")
         }
         return JWTClaims(
             sub: sub, exp: Date(timeIntervalSince1970: exp), iat: raw.iat.map(Date.init(timeIntervalSince1970:)),

@@ -43,11 +43,16 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         HTTPError(400, code: code, message: message)
     }
 
+    /// 401 with its `WWW-Authenticate` challenge (RFC 6750): every 401 is built here, so none
+    /// goes out without one.
     public static func unauthenticated(
         _ message: String = "Authentication is required.",
-        code: String = "unauthenticated"
+        code: String = "unauthenticated",
+        challenge: BearerChallenge = BearerChallenge()
     ) -> HTTPError {
-        HTTPError(401, code: code, message: message)
+        var headers = HTTPHeaders()
+        headers["WWW-Authenticate"] = challenge.headerValue
+        return HTTPError(401, code: code, message: message, headers: headers)
     }
 
     public static func forbidden(
@@ -131,6 +136,43 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
             "The request took too long and its outcome is unknown; retry only what is safe to repeat (publish with an Idempotency-Key)."
     ) -> HTTPError {
         HTTPError(503, code: "timeout", message: message)
+    }
+}
+
+/// The `WWW-Authenticate: Bearer` challenge of a 401 (RFC 6750 section 3): the realm alone when
+/// no credential came, `error="invalid_token"` and a description when one came and was refused.
+public struct BearerChallenge: Sendable, Equatable {
+    public var realm: String?
+    /// `invalid_request`, `invalid_token` or `insufficient_scope`; `nil` when no credential came.
+    public var error: String?
+    /// Human text for the developer; characters RFC 6750 does not allow are replaced.
+    public var errorDescription: String?
+
+    public init(realm: String? = nil, error: String? = nil, errorDescription: String? = nil) {
+        self.realm = realm
+        self.error = error
+        self.errorDescription = errorDescription
+    }
+
+    /// `Bearer realm="herald", error="invalid_token", error_description="…"`.
+    public var headerValue: String {
+        let parameters = [("realm", realm), ("error", error), ("error_description", errorDescription)]
+            .compactMap { name, value in value.map { "\(name)=\"\(Self.quotable($0))\"" } }
+        return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
+    }
+
+    /// `value` with every character outside RFC 6750's `%x20-21 / %x23-5B / %x5D-7E` replaced:
+    /// a double quote by an apostrophe, anything else by `?`.
+    static func quotable(_ value: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                value.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 0x22: "'"
+                    case 0x20...0x7E where scalar.value != 0x5C: scalar
+                    default: "?"
+                    }
+                }))
     }
 }
 

@@ -45,7 +45,9 @@ public final class HeraldApplication: Sendable {
         let wake = WakeSignal()
         let broadcastWake = WakeSignal()
         let services = Services(
-            store: store, hub: hub, auth: Authenticator(userTokenSecret: secret, store: store, now: now),
+            store: store, hub: hub,
+            auth: Authenticator(
+                userTokenSecret: secret, store: store, maxTokenLifetime: configuration.maxTokenLifetime, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
             broadcastWake: broadcastWake, now: now)
         let senders = try PushSenders(

@@ -13,6 +13,13 @@ public struct HeraldConfiguration: Sendable {
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?
     public var maxBodyBytes: Int = 1_048_576
+    /// The longest a user token may still have to live: a token whose `exp` is further away
+    /// (beyond 60 s of clock skew) answers 401. `herald token --ttl` mints no longer ones.
+    public var maxTokenLifetime: TimeInterval = HeraldConfiguration.defaultMaxTokenLifetime
+    /// 30 days.
+    public static let defaultMaxTokenLifetime: TimeInterval = 30 * 86_400
+    /// The range `--max-token-lifetime` takes, in seconds: a minute to a year.
+    public static let maxTokenLifetimeRange: ClosedRange<Int> = 60...(365 * 86_400)
     /// A connection with nothing to do is closed after this long (also the time a kept-alive
     /// connection has to send its next request head).
     public var idleTimeout: Duration = .seconds(60)

@@ -53,11 +53,45 @@ enum AccountStatements {
             """)
     }
 
+    private static let apiKeyColumns: SQL = "id, name, key_hash, created_at, last_used_at"
+
+    private static func apiKeyRecord(_ row: some StoreRow) throws(StoreError) -> APIKeyRecord {
+        APIKeyRecord(
+            id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3),
+            lastUsedAt: try row.optionalDate(4))
+    }
+
     static func apiKey(hash: String, _ db: some StoreConnection) throws(StoreError) -> APIKeyRecord? {
-        try db.queryOne("SELECT id, name, key_hash, created_at FROM api_keys WHERE key_hash = \(hash)") {
-            row throws(StoreError) in
-            APIKeyRecord(id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3))
+        try db.queryOne(
+            "SELECT \(apiKeyColumns) FROM api_keys WHERE key_hash = \(hash) AND revoked_at IS NULL"
+        ) { row throws(StoreError) in try apiKeyRecord(row) }
+    }
+
+    static func apiKeys(_ db: some StoreConnection) throws(StoreError) -> [APIKeyRecord] {
+        try db.query(
+            "SELECT \(apiKeyColumns) FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, id"
+        ) { row throws(StoreError) in try apiKeyRecord(row) }
+    }
+
+    static func revokeAPIKey(id: String, at: Date, _ db: some StoreConnection) throws(StoreError)
+        -> APIKeyRevocation
+    {
+        if try db.change("UPDATE api_keys SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL") == 1 {
+            return .revoked
         }
+        let stored = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = \(id)") {
+            row throws(StoreError) in try row.optionalDate(0)
+        }
+        guard case .some(.some(let revokedAt)) = stored else { return .notFound }
+        return .alreadyRevoked(revokedAt)
+    }
+
+    static func recordAPIKeyUse(id: String, at: Date, _ db: some StoreConnection) throws(StoreError) {
+        try db.execute(
+            """
+            UPDATE api_keys SET last_used_at = \(at)
+            WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at < \(at))
+            """)
     }
 
     // MARK: Preferences

@@ -23,7 +23,15 @@ public protocol HeraldStore: Sendable {
     // MARK: Publisher API keys (only the hash is stored)
 
     func createAPIKey(_ key: APIKeyRecord) async throws
+    /// The key with this hash; `nil` when there is none or it was revoked.
     func apiKey(hash: String) async throws -> APIKeyRecord?
+    /// Every key that is not revoked, oldest first.
+    func apiKeys() async throws -> [APIKeyRecord]
+    /// Revokes key `id` at `at`: from then on ``apiKey(hash:)`` does not find it.
+    func revokeAPIKey(id: String, at: Date) async throws -> APIKeyRevocation
+    /// Records that key `id` was used at `at`; an earlier time than the stored one changes
+    /// nothing, so servers recording at once keep the latest.
+    func recordAPIKeyUse(id: String, at: Date) async throws
 
     // MARK: Publishing
 
@@ -181,13 +189,27 @@ public struct APIKeyRecord: Sendable, Equatable {
     public var name: String
     public var hash: String
     public var createdAt: Date
+    /// When a server last recorded a call with it (at most once a minute per server); `nil`
+    /// before the first.
+    public var lastUsedAt: Date?
 
-    public init(id: String, name: String, hash: String, createdAt: Date) {
+    public init(id: String, name: String, hash: String, createdAt: Date, lastUsedAt: Date? = nil) {
         self.id = id
         self.name = name
         self.hash = hash
         self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
     }
+}
+
+/// What revoking an API key did.
+public enum APIKeyRevocation: Sendable, Equatable {
+    /// Revoked now.
+    case revoked
+    /// It was revoked before, at this time; nothing changed.
+    case alreadyRevoked(Date)
+    /// No key has that id; nothing changed.
+    case notFound
 }
 
 /// One inbox row to write: one per recipient of a publish request.

@@ -335,6 +335,16 @@ extension Migration {
                     """,
                 ]
             ),
+            Migration(
+                version: 6, name: "api key revocation and last use",
+                sql: [
+                    // When a key was last used, written at most once a minute per key and server.
+                    "ALTER TABLE api_keys ADD COLUMN last_used_at \(d.bigint)",
+                    // A revoked key stays for the record (broadcasts and idempotency claims name
+                    // its id) but is never found by its hash again.
+                    "ALTER TABLE api_keys ADD COLUMN revoked_at \(d.bigint)",
+                ]
+            ),
         ]
     }
 }

@@ -212,6 +212,41 @@ struct JWTTests {
                 == .malformedToken)
     }
 
+    @Test(
+        "huge, out-of-range, negative and fractional time claims neither crash nor pass as far-future tokens",
+        arguments: [
+            (#"{"sub":"u","exp":1e300}"#, CryptoError.malformedToken),
+            (#"{"sub":"u","exp":1e999}"#, .malformedToken),
+            (#"{"sub":"u","exp":-1e300}"#, .malformedToken),
+            (#"{"sub":"u","exp":123456789012345678901234567890}"#, .malformedToken),
+            (#"{"sub":"u","exp":1e16}"#, .malformedToken),
+            (#"{"sub":"u","exp":-1}"#, .expired),
+            (#"{"sub":"u","exp":-0}"#, .expired),
+            (#"{"sub":"u","exp":0.5}"#, .expired),
+            (#"{"sub":"u","exp":1e15,"nbf":1e300}"#, .malformedToken),
+            (#"{"sub":"u","exp":1e15,"iat":-1e300}"#, .malformedToken),
+            (#"{"sub":"u","exp":NaN}"#, .malformedToken),
+            (#"{"sub":"u","exp":Infinity}"#, .malformedToken),
+            (#"{"sub":"u","exp":1e15}"#, nil),
+        ] as [(String, CryptoError?)])
+    func extremeTimes(payload: String, expected: CryptoError?) {
+        #expect(failure(token(header: #"{"alg":"HS256"}"#, payload: payload)) == expected)
+    }
+
+    @Test("signing a time beyond the claim range throws instead of trapping")
+    func signingOutOfRange() {
+        for seconds in [1e300, -1e300, Double.infinity, 1e16] {
+            #expect(throws: CryptoError.malformedToken) {
+                try JWT.signHS256(
+                    claims: JWTClaims(sub: "u", exp: Date(timeIntervalSince1970: seconds)), secret: secret)
+            }
+        }
+        #expect(throws: CryptoError.malformedToken) {
+            try JWT.signHS256(
+                claims: JWTClaims(sub: "u", exp: now, iat: Date(timeIntervalSince1970: -1e300)), secret: secret)
+        }
+    }
+
     @Test("an empty secret can neither sign nor verify")
     func emptySecret() {
         #expect(throws: CryptoError.invalidKey) {

@@ -62,6 +62,33 @@ struct CLITests {
         }
     }
 
+    @Test("herald token --ttl takes at most the max token lifetime (30 days, --max-token-lifetime or its twin)")
+    func tokenLifetime() async throws {
+        try await withServer { server in
+            let base = ["token", "--user", "carol", "--database", server.app.configuration.databaseURL]
+            let secret = ["HERALD_USER_TOKEN_SECRET": TestServer.secret]
+            let longest = await Self.run(base + ["--ttl", "2592000"], environment: secret)
+            #expect(longest.status == 0)
+            let token = try #require(longest.out.last)
+            #expect(try await server.get("/v1/me/counts", token: token).status == 200)
+            let tooLong = await Self.run(base + ["--ttl", "2592001"], environment: secret)
+            #expect(tooLong.status == 2)
+            #expect(tooLong.err.joined().contains("--ttl must be a whole number of seconds from 1 to 2592000"))
+            let flag = await Self.run(base + ["--ttl", "3601", "--max-token-lifetime", "3600"], environment: secret)
+            #expect(flag.status == 2)
+            let twin = secret.merging(["HERALD_MAX_TOKEN_LIFETIME": "7200"]) { $1 }
+            #expect(await Self.run(base + ["--ttl", "7200"], environment: twin).status == 0)
+            #expect(await Self.run(base + ["--ttl", "7201"], environment: twin).status == 2)
+            let shortDefault = await Self.run(base + ["--max-token-lifetime", "600"], environment: secret)
+            #expect(shortDefault.status == 0, "the default TTL shrinks to the lifetime")
+            #expect(shortDefault.out.first?.contains("valid for 600 s") == true)
+            for bad in [["--max-token-lifetime", "59"], ["--max-token-lifetime", "31536001"], ["--ttl", "0"]] {
+                #expect(await Self.run(base + bad, environment: secret).status == 2, "\(bad)")
+            }
+            #expect(await Self.run(["serve", "--max-token-lifetime", "10"]).status == 2)
+        }
+    }
+
     @Test("migrate applies migrations once and then reports the database up to date")
     func migrate() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -61,6 +61,16 @@ struct Arguments {
     }
 }
 
+extension Arguments {
+    /// `--max-token-lifetime` (`HERALD_MAX_TOKEN_LIFETIME`) in seconds: what `serve` accepts and
+    /// `token` mints at most.
+    func maxTokenLifetime() throws -> Int {
+        try int(
+            "max-token-lifetime", default: Int(HeraldConfiguration.defaultMaxTokenLifetime),
+            range: HeraldConfiguration.maxTokenLifetimeRange)
+    }
+}
+
 /// A usage error: printed with a hint to `--help`, exit status 2.
 struct CLIError: Error, CustomStringConvertible {
     let description: String

@@ -10,7 +10,7 @@ enum Help {
         Commands:
           serve         Run the server (inbox, preferences, devices, live updates, app config).
           migrate       Apply database migrations and exit.
-          keys create   Create a publisher API key (printed once, stored as a hash).
+          keys          Create, list and revoke publisher API keys (keys create|list|revoke).
           token         Mint a user token for development.
           send          Publish a notification from the shell (development).
           broadcast     Send a notification to every user or a list, as a background job.
@@ -40,6 +40,10 @@ enum Help {
                                       (generated and kept in the database when unset)
           --max-body-bytes N          Largest request body; larger gets 413 [HERALD_MAX_BODY_BYTES]
                                       (default 1048576)
+          --max-token-lifetime SECONDS
+                                      Longest a user token may still have to live: one whose exp
+                                      is further away (beyond 60 s of clock skew) gets 401; 60 to
+                                      31536000 [HERALD_MAX_TOKEN_LIFETIME] (default 2592000, 30 days)
           --http-threads N            libmicrohttpd threads (epoll, one per core is plenty)
                                       [HERALD_HTTP_THREADS] (default 2)
           --max-connections N         Most open connections [HERALD_MAX_CONNECTIONS] (default: the
@@ -128,19 +132,39 @@ enum Help {
 
     static let keys = """
         Usage: herald keys create [--name NAME] [--database URL]
+               herald keys list [--database URL]
+               herald keys revoke ID [--database URL]
 
-        Creates a publisher API key. The key is the last line of the output; only its SHA-256
-        hash is stored, so keep it. Publishers send it as `Authorization: Bearer <key>`.
+        create  Creates a publisher API key. The key is the last line of the output; only its
+                SHA-256 hash is stored, so keep it. Publishers send it as
+                `Authorization: Bearer <key>`.
+        list    Lists the keys that are not revoked, oldest first: id, name, created, last used
+                (written at most once a minute per server, so up to a minute behind).
+        revoke  Revokes the key with this id (`key_...`, from `keys list`; the key itself works
+                too). Every server on the database refuses it within a second, without a restart.
+                An unknown id exits 1; revoking a revoked key again changes nothing.
 
-        Example:
+        Options (environment twin in brackets):
+          --name NAME      A label for the key, 1 to 100 characters (default "default")
+          --database URL   sqlite:./herald.db or postgres://... [HERALD_DATABASE_URL]
+
+        Rotating a key: create the new one, deploy it to the publisher, then revoke the old one
+        (its last use shows when nothing sends with it any more).
+
+        Examples:
           KEY=$(herald keys create --name backend | tail -n 1)
+          herald keys list
+          herald keys revoke key_0123456789ab
         """
 
     static let token = """
         Usage: herald token --user ID [--ttl SECONDS] [--database URL] [--user-token-secret SECRET]
+                            [--max-token-lifetime SECONDS]
 
         Mints an HS256 user token for ID, signed with the server's secret (read from the
-        database unless given). The token is the last line of the output. Default TTL 86400 s.
+        database unless given). The token is the last line of the output. Default TTL 86400 s;
+        at most --max-token-lifetime [HERALD_MAX_TOKEN_LIFETIME] (default 2592000, 30 days),
+        the longest a server with the same setting accepts.
 
         Example:
           TOKEN=$(herald token --user alice | tail -n 1)

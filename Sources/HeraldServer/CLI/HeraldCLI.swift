@@ -7,7 +7,7 @@ import HeraldStore
     import FoundationNetworking
 #endif
 
-/// The `herald` command line: `serve`, `migrate`, `keys create`, `token`, `send`, `broadcast`,
+/// The `herald` command line: `serve`, `migrate`, `keys create|list|revoke`, `token`, `send`, `broadcast`,
 /// `bench`, `sandbox`.
 public struct HeraldCLI: Sendable {
     let environment: [String: String]
@@ -45,7 +45,7 @@ public struct HeraldCLI: Sendable {
             }
         } catch let error as CLIError {
             err(
-                "herald: \(error.description)\nRun `herald \(command == "keys" ? "keys create" : command) --help` for usage."
+                "herald: \(error.description)\nRun `herald \(command) --help` for usage."
             )
             return 2
         } catch {
@@ -61,6 +61,7 @@ public struct HeraldCLI: Sendable {
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
                 "database-pool-size", "max-connections", "max-connections-per-address", "idle-timeout",
                 "request-timeout", "request-head-timeout", "request-body-timeout", "max-streams-per-user",
+                "max-token-lifetime",
             ]),
             environment: environment)
         if args.has("help") {
@@ -88,6 +89,7 @@ public struct HeraldCLI: Sendable {
             "max-streams-per-user", default: configuration.maxStreamsPerUser, range: 1...1_000)
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
+        configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {
                 throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -127,14 +129,22 @@ public struct HeraldCLI: Sendable {
     }
 
     private func keys(_ raw: [String]) async throws -> Int32 {
-        guard let sub = raw.first, sub != "--help" else {
+        guard let sub = raw.first, sub != "--help", sub != "-h" else {
             out(Help.keys)
             return raw.isEmpty ? 2 : 0
         }
-        guard sub == "create" else {
-            throw CLIError("unknown keys command \"\(sub)\"; the one command is `keys create`")
+        switch sub {
+        case "create": return try await createKey(Array(raw.dropFirst()))
+        case "list": return try await listKeys(Array(raw.dropFirst()))
+        case "revoke": return try await revokeKey(Array(raw.dropFirst()))
+        default:
+            throw CLIError(
+                "unknown keys command \"\(sub)\"; the commands are `keys create`, `keys list` and `keys revoke ID`")
         }
-        let args = try Arguments(Array(raw.dropFirst()), valued: ["name", "database"], environment: environment)
+    }
+
+    private func createKey(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(raw, valued: ["name", "database"], environment: environment)
         if args.has("help") {
             out(Help.keys)
             return 0
@@ -148,9 +158,72 @@ public struct HeraldCLI: Sendable {
         return 0
     }
 
+    /// `keys list`: one line per key that is not revoked, oldest first, under a header.
+    private func listKeys(_ raw: [String]) async throws -> Int32 {
+        let args = try Arguments(raw, valued: ["database"], environment: environment)
+        if args.has("help") {
+            out(Help.keys)
+            return 0
+        }
+        let keys = try await StoreFactory.open(url: configuration(args).databaseURL).apiKeys()
+        guard !keys.isEmpty else {
+            out("No API keys. Create one with `herald keys create --name NAME`.")
+            return 0
+        }
+        let rows =
+            [["ID", "NAME", "CREATED", "LAST USED"]]
+            + keys.map { key in
+                [key.id, key.name, Self.time(key.createdAt), key.lastUsedAt.map(Self.time) ?? "never"]
+            }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            out((padded + [row[3]]).joined(separator: "  "))
+        }
+        return 0
+    }
+
+    /// `keys revoke ID`: every server on the database refuses the key within a second.
+    private func revokeKey(_ raw: [String]) async throws -> Int32 {
+        let id = raw.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+        let args = try Arguments(
+            Array(raw.dropFirst(id == nil ? 0 : 1)), valued: ["database"], environment: environment)
+        if args.has("help") {
+            out(Help.keys)
+            return 0
+        }
+        guard var id else { throw CLIError("keys revoke needs the id of a key (see `herald keys list`)") }
+        let store = try StoreFactory.open(url: configuration(args).databaseURL)
+        if id.hasPrefix("hk_") {
+            // The key itself (a leaked one, say): found by its hash, as a server finds it.
+            guard let record = try await store.apiKey(hash: APIKeys.hash(id)) else {
+                err("herald: that API key is unknown or already revoked; `herald keys list` shows the ids")
+                return 1
+            }
+            id = record.id
+        }
+        switch try await store.revokeAPIKey(id: id, at: Date()) {
+        case .revoked:
+            out("Revoked API key \(id). Servers refuse it within a second.")
+            return 0
+        case .alreadyRevoked(let at):
+            out("API key \(id) was already revoked at \(Self.time(at)).")
+            return 0
+        case .notFound:
+            err("herald: no API key has the id \"\(id)\"; `herald keys list` shows the ids")
+            return 1
+        }
+    }
+
+    /// An RFC 3339 time in UTC, to the second.
+    private static func time(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
     private func token(_ raw: [String]) async throws -> Int32 {
         let args = try Arguments(
-            raw, valued: ["user", "ttl", "database", "user-token-secret"], environment: environment)
+            raw, valued: ["user", "ttl", "database", "user-token-secret", "max-token-lifetime"],
+            environment: environment)
         if args.has("help") {
             out(Help.token)
             return 0
@@ -161,7 +234,13 @@ public struct HeraldCLI: Sendable {
         } catch let error as ValidationError {
             throw CLIError(error.message)
         }
-        let ttl = try args.int("ttl", default: 86_400, range: 1...(365 * 86_400))
+        let maxLifetime = try args.maxTokenLifetime()
+        let requested = args.value("ttl") ?? String(min(86_400, maxLifetime))
+        guard let ttl = Int(requested), (1...maxLifetime).contains(ttl) else {
+            throw CLIError(
+                "--ttl must be a whole number of seconds from 1 to \(maxLifetime) (the longest token a server accepts, "
+                    + "--max-token-lifetime), not \"\(requested)\"")
+        }
         let app = try await HeraldApplication(configuration: configuration(args), logger: quietLogger)
         out("User token for \(user), valid for \(ttl) s:")
         out(try app.userToken(for: user, ttl: TimeInterval(ttl)))

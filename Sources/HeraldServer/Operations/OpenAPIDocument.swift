@@ -645,6 +645,12 @@ enum OpenAPIDocument {
               },
               "Unauthenticated": {
                 "description": "unauthenticated: missing or invalid credentials.",
+                "headers": {
+                  "WWW-Authenticate": {
+                    "schema": {"type": "string"},
+                    "description": "RFC 6750: Bearer realm=\"herald\" when no credential was sent; Bearer realm=\"herald\", error=\"invalid_token\", error_description=\"...\" (the error message) when it was refused."
+                  }
+                },
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "NotFound": {

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCrypto
 import HeraldHTTP
+import HeraldModel
 import HeraldStore
 import Synchronization
 
@@ -9,12 +10,21 @@ struct Authenticator: Sendable {
     let userTokenSecret: [UInt8]
     let store: any HeraldStore
     let now: @Sendable () -> Date
+    /// The realm of every 401's `WWW-Authenticate: Bearer` challenge.
+    static let realm = "herald"
     private let keyCache = APIKeyCache()
     private let tokenCache = VerifiedTokenCache()
 
-    init(userTokenSecret: [UInt8], store: any HeraldStore, now: @escaping @Sendable () -> Date) {
+    /// The longest a user token may still have to live (`exp - now`); see ``HeraldConfiguration/maxTokenLifetime``.
+    let maxTokenLifetime: TimeInterval
+
+    init(
+        userTokenSecret: [UInt8], store: any HeraldStore, maxTokenLifetime: TimeInterval,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.userTokenSecret = userTokenSecret
         self.store = store
+        self.maxTokenLifetime = maxTokenLifetime
         self.now = now
     }
 
@@ -23,36 +33,64 @@ struct Authenticator: Sendable {
         try session(request).user
     }
 
-    /// The user id and the token's expiry (a live stream ends then).
+    /// The user id and the token's expiry (a live stream ends then). The token must be signed with
+    /// the secret and unexpired, its `sub` a valid user id, and its `exp` at most
+    /// ``maxTokenLifetime`` (plus ``JWT/maxLeeway`` of clock skew between issuer and server) away.
     func session(_ request: Request) throws -> (user: String, expires: Date) {
         guard let token = Self.bearer(request) else {
-            throw HTTPError(
-                401, code: "unauthenticated", message: "A user token is required: send Authorization: Bearer <token>.")
+            throw HTTPError.missingCredential("A user token is required: send Authorization: Bearer <token>.")
         }
         let now = now()
         if let cached = tokenCache.session(of: token, at: now) { return cached }
+        let claims: JWTClaims
         do {
-            let claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
-            tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
-            return (claims.sub, claims.exp)
+            claims = try JWT.verifyHS256(token, secret: userTokenSecret, now: now)
         } catch {
-            throw HTTPError.unauthenticatedToken
+            let reason = (error as? CryptoError)?.description ?? "it cannot be verified"
+            throw HTTPError.invalidCredential("The user token is not valid: \(reason).")
         }
+        guard (try? Validate.userID(claims.sub, field: "sub")) != nil else {
+            throw HTTPError.invalidCredential(
+                "The user token is not valid: its sub is not a user id (1 to \(Limits.userIdMaxLength) of A-Z a-z 0-9 . _ : @ -)."
+            )
+        }
+        // A token only grows shorter-lived, so one checked once stays within the lifetime.
+        guard claims.exp.timeIntervalSince(now) <= maxTokenLifetime + JWT.maxLeeway else {
+            throw HTTPError.invalidCredential(
+                "The user token is not valid: it expires more than \(Int(maxTokenLifetime)) seconds from now, the longest lifetime this server accepts."
+            )
+        }
+        tokenCache.insert(token, subject: claims.sub, expires: claims.exp)
+        return (claims.sub, claims.exp)
     }
 
     /// The API key record of a valid publisher key; 401 `unauthenticated` otherwise.
+    ///
+    /// A found key is cached and read again from the store once its entry is
+    /// ``APIKeyCache/recheckInterval`` old, so a key revoked through any server or `herald keys
+    /// revoke` is refused by every server sharing the database within that time; the key's last
+    /// use is written at most once per ``APIKeyCache/useRecordInterval``.
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
-            throw HTTPError(
-                401, code: "unauthenticated",
-                message: "A publisher API key is required: send Authorization: Bearer <key>.")
+            throw HTTPError.missingCredential("A publisher API key is required: send Authorization: Bearer <key>.")
         }
         let hash = APIKeys.hash(key)
-        if let cached = keyCache.record(hash: hash) { return cached }
-        guard let record = try await store.apiKey(hash: hash) else {
-            throw HTTPError(401, code: "unauthenticated", message: "The API key is not valid.")
+        let now = now()
+        let record: APIKeyRecord
+        if let cached = keyCache.record(hash: hash, at: now) {
+            record = cached
+        } else {
+            guard let found = try await store.apiKey(hash: hash) else {
+                keyCache.remove(hash: hash)
+                throw HTTPError.invalidCredential("The API key is not valid: it is unknown or was revoked.")
+            }
+            keyCache.insert(found, checkedAt: now)
+            record = found
         }
-        keyCache.insert(record)
+        if keyCache.shouldRecordUse(hash: hash, at: now) {
+            // Best effort: a failed write leaves the previous time, and the next minute tries again.
+            try? await store.recordAPIKeyUse(id: record.id, at: now)
+        }
         return record
     }
 
@@ -68,16 +106,75 @@ struct Authenticator: Sendable {
 }
 
 extension HTTPError {
-    static let unauthenticatedToken = HTTPError(
-        401, code: "unauthenticated", message: "The user token is invalid or has expired.")
+    /// 401 `unauthenticated` for a request without the credential it needs:
+    /// `WWW-Authenticate: Bearer realm="herald"`.
+    static func missingCredential(_ message: String) -> HTTPError {
+        .unauthenticated(message, challenge: BearerChallenge(realm: Authenticator.realm))
+    }
+
+    /// 401 `unauthenticated` for a credential that was refused: `WWW-Authenticate: Bearer
+    /// realm="herald", error="invalid_token", error_description="<message>"`.
+    static func invalidCredential(_ message: String) -> HTTPError {
+        .unauthenticated(
+            message,
+            challenge: BearerChallenge(realm: Authenticator.realm, error: "invalid_token", errorDescription: message))
+    }
 }
 
-/// Keys are never revoked in this version, so a found key stays valid for the process.
-private final class APIKeyCache: Sendable {
-    private let records = Mutex<[String: APIKeyRecord]>([:])
+/// API keys found in the store, each re-read once its entry is ``recheckInterval`` old (one
+/// indexed read per key and second, whatever the request rate), and the time each key's use was
+/// last written. Bounded by the number of valid keys: unknown keys are never cached.
+final class APIKeyCache: Sendable {
+    /// How long a found key is trusted before the store is asked again: a revocation reaches
+    /// every server within this time.
+    static let recheckInterval: TimeInterval = 1
+    /// How often one server writes a key's last use.
+    static let useRecordInterval: TimeInterval = 60
 
-    func record(hash: String) -> APIKeyRecord? { records.withLock { $0[hash] } }
-    func insert(_ record: APIKeyRecord) { records.withLock { $0[record.hash] = record } }
+    private struct Entry {
+        var record: APIKeyRecord
+        var checkedAt: Date
+        var useRecordedAt: Date?
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The cached key, while its entry is younger than ``recheckInterval`` (a clock that went
+    /// back counts as stale).
+    func record(hash: String, at now: Date) -> APIKeyRecord? {
+        entries.withLock { entries in
+            guard let entry = entries[hash] else { return nil }
+            let age = now.timeIntervalSince(entry.checkedAt)
+            return age >= 0 && age < Self.recheckInterval ? entry.record : nil
+        }
+    }
+
+    /// Caches `record` as read at `checkedAt`, keeping when its use was last written.
+    func insert(_ record: APIKeyRecord, checkedAt: Date) {
+        entries.withLock { entries in
+            let recorded = entries[record.hash]?.useRecordedAt
+            entries[record.hash] = Entry(record: record, checkedAt: checkedAt, useRecordedAt: recorded)
+        }
+    }
+
+    func remove(hash: String) {
+        _ = entries.withLock { $0.removeValue(forKey: hash) }
+    }
+
+    /// Whether this use is the one to write (the first, or ``useRecordInterval`` after the last
+    /// written); if so it counts as written, so requests at once write it once.
+    func shouldRecordUse(hash: String, at now: Date) -> Bool {
+        entries.withLock { entries in
+            guard var entry = entries[hash] else { return false }
+            if let recorded = entry.useRecordedAt {
+                let age = now.timeIntervalSince(recorded)
+                guard age < 0 || age >= Self.useRecordInterval else { return false }
+            }
+            entry.useRecordedAt = now
+            entries[hash] = entry
+            return true
+        }
+    }
 }
 
 /// User tokens that verified, with their subject and expiry: an app's next request skips the

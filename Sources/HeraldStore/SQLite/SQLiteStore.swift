@@ -149,6 +149,18 @@ public final class SQLiteStore: HeraldStore {
         try read { db in try AccountStatements.apiKey(hash: hash, db) }
     }
 
+    public func apiKeys() async throws -> [APIKeyRecord] {
+        try read { db in try AccountStatements.apiKeys(db) }
+    }
+
+    public func revokeAPIKey(id: String, at: Date) async throws -> APIKeyRevocation {
+        try write { db in try AccountStatements.revokeAPIKey(id: id, at: at, db) }
+    }
+
+    public func recordAPIKeyUse(id: String, at: Date) async throws {
+        try write { db in try AccountStatements.recordAPIKeyUse(id: id, at: at, db) }
+    }
+
     // MARK: Preferences
 
     public func preferences(userID: String) async throws -> Preferences? {

@@ -15,6 +15,10 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
     case sharedProviderTokenRace = "servers asking for the shared provider token at once all get the same one"
     case apiKeys = "API keys are found by hash only"
     case duplicateAPIKey = "a second key with the same hash is a constraint violation that never quotes the hash"
+    case apiKeyList = "keys are listed oldest first, with their last use, without revoked ones"
+    case apiKeyRevoke =
+        "a revoked key is not found by its hash; revoking it again says when, an unknown id is not found"
+    case apiKeyLastUse = "recording a key's use keeps the latest time, also for racing servers"
     case deviceRegistered = "upsert registers a device; environment defaults to production"
     case deviceUpdatedInPlace = "upsert of a known token updates it in place and keeps createdAt"
     case deviceMoves = "a token registered under another user moves to the new user"
@@ -98,6 +102,44 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             #expect(try #require(error.sql).contains("INSERT INTO api_keys"))
             #expect(!error.debugDescription.contains("secret-hash"))
             #expect(try await store.apiKey(hash: "secret-hash")?.id == "k1")
+        case .apiKeyList:
+            #expect(try await store.apiKeys().isEmpty)
+            let older = APIKeyRecord(id: "key_b", name: "backend", hash: "h-b", createdAt: at(1))
+            let newer = APIKeyRecord(id: "key_a", name: "cron job", hash: "h-a", createdAt: at(2))
+            let revoked = APIKeyRecord(id: "key_c", name: "old", hash: "h-c", createdAt: at(0))
+            for key in [newer, revoked, older] { try await store.createAPIKey(key) }
+            #expect(try await store.revokeAPIKey(id: "key_c", at: at(3)) == .revoked)
+            try await store.recordAPIKeyUse(id: "key_a", at: at(4))
+            var used = newer
+            used.lastUsedAt = at(4)
+            #expect(try await store.apiKeys() == [older, used])
+            #expect(try await store.apiKey(hash: "h-a") == used)
+        case .apiKeyRevoke:
+            try await store.createAPIKey(APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
+            try await store.createAPIKey(APIKeyRecord(id: "key_2", name: "b", hash: "h-2", createdAt: at(1)))
+            #expect(try await store.revokeAPIKey(id: "key_1", at: at(5)) == .revoked)
+            #expect(try await store.apiKey(hash: "h-1") == nil)
+            #expect(try await store.apiKey(hash: "h-2")?.id == "key_2", "only that key")
+            #expect(try await store.revokeAPIKey(id: "key_1", at: at(9)) == .alreadyRevoked(at(5)))
+            #expect(try await store.revokeAPIKey(id: "key_nope", at: at(9)) == .notFound)
+            #expect(try await store.revokeAPIKey(id: "h-2", at: at(9)) == .notFound, "by id, never by hash")
+            try await store.recordAPIKeyUse(id: "key_1", at: at(10))
+            #expect(try await store.apiKey(hash: "h-1") == nil, "use of a revoked key brings nothing back")
+            #expect(try await store.apiKeys().map(\.id) == ["key_2"])
+        case .apiKeyLastUse:
+            try await store.createAPIKey(APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
+            #expect(try await store.apiKey(hash: "h-1")?.lastUsedAt == nil)
+            try await store.recordAPIKeyUse(id: "key_1", at: at(20))
+            try await store.recordAPIKeyUse(id: "key_1", at: at(10))
+            #expect(try await store.apiKey(hash: "h-1")?.lastUsedAt == at(20), "an earlier time changes nothing")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for second in 21...40 {
+                    group.addTask { try await store.recordAPIKeyUse(id: "key_1", at: at(Double(second))) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.apiKey(hash: "h-1")?.lastUsedAt == at(40))
+            try await store.recordAPIKeyUse(id: "key_unknown", at: at(50))
         case .deviceRegistered:
             let device = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
             #expect(
