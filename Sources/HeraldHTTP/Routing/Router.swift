@@ -100,7 +100,9 @@ public struct Router: Responder {
     /// Matches the still-encoded path: it is split at its slashes first and each segment decoded
     /// after, so `%2F` is part of a segment, never a separator.
     func resolve(_ method: HTTPMethod, rawPath: String) -> Resolution {
-        let segments = Self.segments(of: rawPath).map { $0.contains("%") ? Substring(URLDecoding.decodePath($0)) : $0 }
+        let segments = Self.segments(of: rawPath).map {
+            $0.utf8.contains(UInt8(ascii: "%")) ? Substring(URLDecoding.decodePath($0)) : $0
+        }
         var candidates: [(node: Node, values: [String])] = []
         var values: [String] = []
         Self.collect(segments[...], node: root, values: &values, into: &candidates)

@@ -8,10 +8,12 @@ enum RequestFraming {
         // libmicrohttpd 0.9.75 appends a folded continuation line (obs-fold) to the header's
         // name ("Content-Length: 1\r\n 0" arrives as "Content-Length0: 1"), so the framing header
         // vanishes. A name that starts with a framing header's name and goes on is one of those.
-        for (name, _) in headers {
-            let lowered = name.lowercased()
-            for framing in ["content-length", "transfer-encoding"]
-            where lowered.count > framing.count && lowered.hasPrefix(framing) {
+        for (name, _) in headers where name.utf8.count > 14 {
+            for framing in ["Content-Length", "Transfer-Encoding"]
+            where name.utf8.count > framing.utf8.count
+                && HTTPHeaders.namesMatch(
+                    String(decoding: name.utf8.prefix(framing.utf8.count), as: UTF8.self), framing)
+            {
                 return bad("A framing header is folded over more than one line or misspelled (\(name)).")
             }
         }
