@@ -5,21 +5,27 @@ enum RequestFraming {
     /// The error a head deserves, or nil when its framing is sound. `version` is the request
     /// line's protocol, e.g. "HTTP/1.1".
     static func violation(version: String, headers: HTTPHeaders) -> HTTPError? {
-        // libmicrohttpd 0.9.75 appends a folded continuation line (obs-fold) to the header's
-        // name ("Content-Length: 1\r\n 0" arrives as "Content-Length0: 1"), so the framing header
-        // vanishes. A name that starts with a framing header's name and goes on is one of those.
-        for (name, _) in headers where name.utf8.count > 14 {
-            for framing in ["Content-Length", "Transfer-Encoding"]
-            where name.utf8.count > framing.utf8.count
-                && HTTPHeaders.namesMatch(
-                    String(decoding: name.utf8.prefix(framing.utf8.count), as: UTF8.self), framing)
-            {
-                return bad("A framing header is folded over more than one line or misspelled (\(name)).")
+        // One pass, allocating only for the rare framing headers. libmicrohttpd 0.9.75 appends a
+        // folded continuation line (obs-fold) to the header's name ("Content-Length: 1\r\n 0"
+        // arrives as "Content-Length0: 1"), so the framing header vanishes: a name that starts
+        // with a framing header's name and goes on is one of those.
+        var lengths: [String] = []
+        var codings: [String] = []
+        var hosts: [String] = []
+        for (name, value) in headers {
+            let size = name.utf8.count
+            if size == 4 && HTTPHeaders.namesMatch(name, "Host") {
+                hosts.append(value)
+            } else if size >= 14 {
+                if HTTPHeaders.namesMatch(name, "Content-Length") {
+                    lengths.append(value)
+                } else if HTTPHeaders.namesMatch(name, "Transfer-Encoding") {
+                    codings.append(value)
+                } else if startsWith(name, "Content-Length") || startsWith(name, "Transfer-Encoding") {
+                    return bad("A framing header is folded over more than one line or misspelled (\(name)).")
+                }
             }
         }
-        let lengths = headers.values(for: "Content-Length")
-        let codings = headers.values(for: "Transfer-Encoding")
-        let hosts = headers.values(for: "Host")
         if lengths.count > 1 {
             return bad("The request has more than one Content-Length header.")
         }
@@ -55,6 +61,13 @@ enum RequestFraming {
             return bad("The Host header is not a valid host.")
         }
         return nil
+    }
+
+    /// Whether `name` begins with `prefix` (ASCII case-insensitively) and goes on past it.
+    private static func startsWith(_ name: String, _ prefix: String) -> Bool {
+        let size = prefix.utf8.count
+        guard name.utf8.count > size else { return false }
+        return HTTPHeaders.namesMatch(String(decoding: name.utf8.prefix(size), as: UTF8.self), prefix)
     }
 
     private static func bad(_ message: String) -> HTTPError {
