@@ -72,7 +72,7 @@ public final class HeraldApplication: Sendable {
             store: store, hub: hub, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
             settings: configuration.broadcasts, logger: logger, now: now)
         self.services = services
-        self.router = Self.routes(services)
+        self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
 
         var http = HTTPServerConfiguration()
         http.host = configuration.host
@@ -89,12 +89,13 @@ public final class HeraldApplication: Sendable {
     }
 
     /// Every route of the contract, behind access logging and metrics.
-    static func routes(_ services: Services) -> Router {
+    static func routes(_ services: Services, maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth) -> Router {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: ValidationErrorMiddleware())
         router.add(middleware: DatabaseUnavailableMiddleware())
+        router.add(middleware: JSONShapeMiddleware(maxDepth: maxJSONDepth))
         OperationRoutes(services: services).register(in: &router)
         InboxRoutes(services: services).register(in: &router)
         StreamRoutes(services: services).register(in: &router)

@@ -13,6 +13,9 @@ public struct HeraldConfiguration: Sendable {
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?
     public var maxBodyBytes: Int = 1_048_576
+    /// Deepest nesting a JSON request body may have (objects and arrays, one level each).
+    public var maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth
+    public static let defaultMaxJSONDepth = 32
     /// The longest a user token may still have to live: a token whose `exp` is further away
     /// (beyond 60 s of clock skew) answers 401. `herald token --ttl` mints no longer ones.
     public var maxTokenLifetime: TimeInterval = HeraldConfiguration.defaultMaxTokenLifetime

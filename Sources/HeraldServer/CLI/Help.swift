@@ -46,6 +46,8 @@ enum Help {
                                       31536000 [HERALD_MAX_TOKEN_LIFETIME] (default 2592000, 30 days)
           --http-threads N            libmicrohttpd threads (epoll, one per core is plenty)
                                       [HERALD_HTTP_THREADS] (default 2)
+          --max-json-depth N          Deepest nesting of a JSON body (objects and arrays); deeper
+                                      gets 400 json_too_deep [HERALD_MAX_JSON_DEPTH] (default 32)
           --max-connections N         Most open connections [HERALD_MAX_CONNECTIONS] (default: the
                                       open-files limit less 256 kept for the database, logs and
                                       push connections; at most half the limit is kept)

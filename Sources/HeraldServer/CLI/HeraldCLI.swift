@@ -61,7 +61,7 @@ public struct HeraldCLI: Sendable {
                 "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
                 "database-pool-size", "max-connections", "max-connections-per-address", "idle-timeout",
                 "request-timeout", "request-head-timeout", "request-body-timeout", "max-streams-per-user",
-                "max-token-lifetime",
+                "max-token-lifetime", "max-json-depth",
             ]),
             environment: environment)
         if args.has("help") {
@@ -85,6 +85,8 @@ public struct HeraldCLI: Sendable {
             try args.int("request-head-timeout", default: 10, range: 1...3_600))
         configuration.requestBodyTimeout = .seconds(
             try args.int("request-body-timeout", default: 30, range: 1...3_600))
+        configuration.maxJSONDepth = try args.int(
+            "max-json-depth", default: configuration.maxJSONDepth, range: 2...512)
         configuration.maxStreamsPerUser = try args.int(
             "max-streams-per-user", default: configuration.maxStreamsPerUser, range: 1...1_000)
         configuration.databasePoolSize = try args.int(

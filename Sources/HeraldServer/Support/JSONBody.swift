@@ -35,6 +35,31 @@ enum JSONBody {
     }()
 }
 
+/// Refuses JSON request bodies nested deeper than the limit (400 `json_too_deep`) or with a key
+/// repeated in one object (400 `duplicate_json_key`), before any handler decodes them: one linear
+/// pass, so a hostile body costs what its length costs.
+struct JSONShapeMiddleware: Middleware {
+    let maxDepth: Int
+
+    func handle(
+        _ request: Request, context: RequestContext,
+        next: @Sendable (Request, RequestContext) async throws -> Response
+    ) async throws -> Response {
+        if !request.body.isEmpty, let problem = JSONShape.problem(in: request.body, maxDepth: maxDepth) {
+            switch problem {
+            case .tooDeep(let limit):
+                throw HTTPError(
+                    400, code: "json_too_deep", message: "The JSON body is nested deeper than \(limit) levels.")
+            case .duplicateKey(let key):
+                throw HTTPError(
+                    400, code: "duplicate_json_key",
+                    message: "The JSON body gives the key `\(key.prefix(100))` twice in one object.")
+            }
+        }
+        return try await next(request, context)
+    }
+}
+
 /// RFC 3339 times with or without fractional seconds.
 enum RFC3339 {
     static func parse(_ text: String) -> Date? {
