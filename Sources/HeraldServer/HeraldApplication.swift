@@ -47,9 +47,12 @@ public final class HeraldApplication: Sendable {
         let services = Services(
             store: store, hub: hub,
             auth: Authenticator(
-                userTokenSecret: secret, store: store, maxTokenLifetime: configuration.maxTokenLifetime, now: now),
+                userTokenSecret: secret, store: store, maxTokenLifetime: configuration.maxTokenLifetime,
+                publisherRate: PublisherRateLimiter(
+                    rate: configuration.publisherLimits.rate, burst: configuration.publisherLimits.burst),
+                now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
-            broadcastWake: broadcastWake, now: now)
+            broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits, now: now)
         let senders = try PushSenders(
             apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo,
             engine: configuration.pushHTTPEngine, now: now)

@@ -57,6 +57,30 @@ public struct HeraldConfiguration: Sendable {
     public var pushHTTPEngine: HTTP2Engine = .nghttp2
     /// Chunking and lease of the broadcast runner.
     public var broadcasts = BroadcastSettings()
+    /// What one API key may ask of the server: call rate, broadcasts at once, publish size.
+    public var publisherLimits = PublisherLimits()
+
+    public init() {}
+}
+
+/// The limits on publishers, each with a flag and an environment twin.
+public struct PublisherLimits: Sendable, Equatable {
+    /// Publisher calls a second each API key regains (`--publisher-rate`); 0 turns the rate
+    /// limit off. Fractions allowed: 0.5 is one call every two seconds.
+    public var rate: Double = 100
+    /// Calls a key may make at once before the rate holds it back (`--publisher-burst`).
+    public var burst: Int = 1_000
+    /// Broadcasts one API key may have queued or running at once (`--max-active-broadcasts`);
+    /// 0: no cap.
+    public var maxActiveBroadcasts: Int = 5
+    /// The most one publish may store (`--max-publish-bytes`): recipients × the UTF-8 bytes of
+    /// its title, body, data keys and values, deep link and detail fields (HTML as sanitized).
+    public var maxPublishBytes: Int = 16 << 20
+
+    public static let rateRange: ClosedRange<Double> = 0...1_000_000
+    public static let burstRange: ClosedRange<Int> = 1...1_000_000
+    public static let maxActiveBroadcastsRange: ClosedRange<Int> = 0...10_000
+    public static let maxPublishBytesRange: ClosedRange<Int> = 1_024...(1 << 40)
 
     public init() {}
 }

@@ -27,10 +27,11 @@ enum BroadcastStatements {
     /// visible ASCII without spaces, so a publish key can never take the same slot.
     static func broadcastIdempotencyKey(_ key: String) -> String { "broadcast " + key }
 
-    /// Stores a broadcast and its listed users, or replays or refuses a claimed key.
-    static func create(_ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?, _ db: some StoreConnection)
-        throws -> BroadcastCreation
-    {
+    /// Stores a broadcast and its listed users, or replays or refuses a claimed key, or refuses a
+    /// key with `maxActive` broadcasts queued or running.
+    static func create(
+        _ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?, maxActive: Int?, _ db: some StoreConnection
+    ) throws -> BroadcastCreation {
         let template = try StoreJSON.encode(broadcast.template)
         let audience: BroadcastAudienceKind = broadcast.userIDs == nil ? .all : .users
         let idempotencyKey = claim.map { broadcastIdempotencyKey($0.key) }
@@ -50,6 +51,13 @@ enum BroadcastStatements {
                 }
                 return .replayed(first)
             }
+        }
+
+        if let maxActive {
+            // Held to the end of the transaction, so two creations for one key count one at a time.
+            try db.holdLock("broadcast quota " + broadcast.apiKeyID)
+            let active = try activeCount(apiKeyID: broadcast.apiKeyID, db)
+            if active >= maxActive { return .limitReached(active: active) }
         }
 
         var total: Int?
@@ -89,6 +97,17 @@ enum BroadcastStatements {
             throw StoreError(code: .invalidStoredValue, message: "broadcast insert left no row")
         }
         return .created(created)
+    }
+
+    /// The broadcasts of `apiKeyID` that are queued or running (read through the index of
+    /// unfinished broadcasts, whose condition this repeats).
+    static func activeCount(apiKeyID: String, _ db: some StoreConnection) throws(StoreError) -> Int {
+        try db.queryOne(
+            """
+            SELECT COUNT(*) FROM broadcasts
+            WHERE status IN ('queued', 'running') AND api_key_id = \(apiKeyID)
+            """
+        ) { row throws(StoreError) in try row.int(0) } ?? 0
     }
 
     /// One page of broadcasts, newest first.

@@ -121,6 +121,8 @@ public enum BroadcastCreation: Sendable, Equatable {
     case replayed(BroadcastRecord)
     /// Same key, different request: nothing stored.
     case conflict
+    /// The API key already has this many broadcasts queued or running (the cap): nothing stored.
+    case limitReached(active: Int)
 }
 
 /// A broadcast a runner holds until `leaseExpiresAt` (each chunk extends it).

@@ -103,8 +103,11 @@ public protocol HeraldStore: Sendable {
     // MARK: Broadcasts (fanned out in the background, chunk by chunk)
 
     /// Stores `broadcast` as queued with its listed audience (repeated ids once), in one
-    /// transaction, at most once per `Idempotency-Key` (see ``BroadcastCreation``).
-    func createBroadcast(_ broadcast: NewBroadcast, idempotency: IdempotencyClaim?) async throws
+    /// transaction, at most once per `Idempotency-Key` (see ``BroadcastCreation``). With
+    /// `maxActive`, a key that already has that many broadcasts queued or running gets
+    /// ``BroadcastCreation/limitReached(active:)`` and nothing is stored; the count and the insert
+    /// are one step for every process on the database (a replay is answered before the count).
+    func createBroadcast(_ broadcast: NewBroadcast, idempotency: IdempotencyClaim?, maxActive: Int?) async throws
         -> BroadcastCreation
     /// The broadcast `id` with its progress; `nil` when there is none.
     func broadcast(id: String) async throws -> BroadcastRecord?
@@ -181,6 +184,15 @@ public protocol HeraldStore: Sendable {
 
     /// Throws when the database cannot answer a trivial query.
     func ping() async throws
+}
+
+extension HeraldStore {
+    /// Stores `broadcast` without a cap on the key's broadcasts at once.
+    public func createBroadcast(_ broadcast: NewBroadcast, idempotency: IdempotencyClaim?) async throws
+        -> BroadcastCreation
+    {
+        try await createBroadcast(broadcast, idempotency: idempotency, maxActive: nil)
+    }
 }
 
 /// A publisher API key. Only the hash of the secret is stored.

@@ -26,8 +26,9 @@ protocol StoreConnection {
     /// `element`; `element.value ->> 0` reads the first item of an element that is an array.
     static func jsonElements(_ json: String) -> SQL
 
-    /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
-    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError)
+    /// Holds a lock named `name` until the transaction ends: another transaction asking for the
+    /// same name waits for this one to end. A no-op where one writer at a time is the rule.
+    func holdLock(_ name: String) throws(StoreError)
 
     /// Tells the other processes sharing the database of `change` once the transaction
     /// commits (nothing if it rolls back); a no-op for a store of one process.
@@ -64,6 +65,13 @@ protocol StoreRow {
     where T.RawValue == String
 }
 
+extension StoreConnection {
+    /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
+    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {
+        try holdLock(claim.apiKeyID + ":" + claim.key)
+    }
+}
+
 extension SQLiteRow: StoreRow {}
 
 extension SQLiteConnection: StoreConnection {
@@ -74,8 +82,8 @@ extension SQLiteConnection: StoreConnection {
     static func jsonTextElements(_ json: String) -> SQL { "SELECT value FROM json_each(\(json))" }
     static func jsonElements(_ json: String) -> SQL { "json_each(\(json)) AS element" }
 
-    /// A no-op: SQLite's one writer already runs publishes one after the other.
-    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {}
+    /// A no-op: SQLite's one writer already runs write transactions one after the other.
+    func holdLock(_ name: String) throws(StoreError) {}
 
     /// A no-op: one process holds a SQLite database, and its hub hears every change itself.
     func announce(_ change: LiveChange) throws(StoreError) {}
@@ -96,9 +104,8 @@ extension PostgresConnection: StoreConnection {
     static func jsonTextElements(_ json: String) -> SQL { "SELECT json_array_elements_text(\(json)::json)" }
     static func jsonElements(_ json: String) -> SQL { "json_array_elements(\(json)::json) AS element(value)" }
 
-    func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {
-        let key = claim.apiKeyID + ":" + claim.key
-        try execute("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+    func holdLock(_ name: String) throws(StoreError) {
+        try execute("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
     }
 
     func change(_ sql: SQL) throws(StoreError) -> Int { try run(sql).changes }

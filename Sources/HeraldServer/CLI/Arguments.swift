@@ -71,6 +71,28 @@ extension Arguments {
     }
 }
 
+extension Arguments {
+    /// `--publisher-rate`, `--publisher-burst`, `--max-active-broadcasts`, `--max-publish-bytes`.
+    func publisherLimits() throws -> PublisherLimits {
+        var limits = PublisherLimits()
+        if let raw = value("publisher-rate") {
+            guard let rate = Double(raw), rate.isFinite, PublisherLimits.rateRange.contains(rate) else {
+                throw CLIError(
+                    "--publisher-rate must be calls a second from 0 (no limit) to 1000000, such as 100 or 0.5, not \"\(raw)\""
+                )
+            }
+            limits.rate = rate
+        }
+        limits.burst = try int("publisher-burst", default: limits.burst, range: PublisherLimits.burstRange)
+        limits.maxActiveBroadcasts = try int(
+            "max-active-broadcasts", default: limits.maxActiveBroadcasts,
+            range: PublisherLimits.maxActiveBroadcastsRange)
+        limits.maxPublishBytes = try int(
+            "max-publish-bytes", default: limits.maxPublishBytes, range: PublisherLimits.maxPublishBytesRange)
+        return limits
+    }
+}
+
 /// A usage error: printed with a hint to `--help`, exit status 2.
 struct CLIError: Error, CustomStringConvertible {
     let description: String

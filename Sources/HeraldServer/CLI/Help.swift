@@ -73,6 +73,20 @@ enum Help {
           --log-level LEVEL           trace, debug, info, notice, warning, error, critical
                                       [HERALD_LOG_LEVEL] (default info)
 
+        Publisher limits (per API key; every publisher call counts):
+          --publisher-rate N          Calls a second a key regains, fractions allowed (0.5: one
+                                      every 2 s); over it: 429 rate_limited with Retry-After;
+                                      0 turns it off [HERALD_PUBLISHER_RATE] (default 100)
+          --publisher-burst N         Calls a key may make at once, 1 to 1000000
+                                      [HERALD_PUBLISHER_BURST] (default 1000)
+          --max-active-broadcasts N   Broadcasts a key may have queued or running at once; one more
+                                      gets 409 too_many_broadcasts; 0: no cap
+                                      [HERALD_MAX_ACTIVE_BROADCASTS] (default 5)
+          --max-publish-bytes N       Most one POST /v1/notifications may store: recipients x the
+                                      bytes of title, body, data, deepLink and detail; over it:
+                                      413 publish_too_large [HERALD_MAX_PUBLISH_BYTES]
+                                      (default 16777216)
+
         Push delivery (APNs is on only when key file, key id, team id and topic are all given):
           --apns-key-file PATH        .p8 signing key [HERALD_APNS_KEY_FILE]
           --apns-key-id ID            Key id of the .p8 key [HERALD_APNS_KEY_ID]

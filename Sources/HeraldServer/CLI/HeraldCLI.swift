@@ -55,19 +55,33 @@ public struct HeraldCLI: Sendable {
     }
 
     private func serve(_ raw: [String]) async throws -> Int32 {
-        let args = try Arguments(
-            raw,
-            valued: Arguments.pushFlags.union([
-                "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
-                "database-pool-size", "max-connections", "max-connections-per-address", "idle-timeout",
-                "request-timeout", "request-head-timeout", "request-body-timeout", "max-streams-per-user",
-                "max-token-lifetime", "max-json-depth",
-            ]),
-            environment: environment)
+        let args = try Arguments(raw, valued: Self.serveFlags, environment: environment)
         if args.has("help") {
             out(Help.serve)
             return 0
         }
+        let configuration = try serveConfiguration(args)
+        let logger = Logger(label: "herald", level: configuration.logLevel)
+        let app = try await HeraldApplication(configuration: configuration, logger: logger)
+        try app.start()
+        // Announced once SIGTERM and SIGINT are handled, so a signal sent on seeing the line drains.
+        let listening = ["host": configuration.host, "port": String(app.port)]
+        let signal = await SignalHandling.waitForTermination { logger.info("herald listening", metadata: listening) }
+        err("herald: received signal \(signal), draining")
+        await app.stop()
+        return 0
+    }
+
+    /// The flags `serve` takes a value for.
+    static let serveFlags = Arguments.pushFlags.union([
+        "host", "port", "database", "user-token-secret", "max-body-bytes", "http-threads", "log-level",
+        "database-pool-size", "max-token-lifetime", "publisher-rate", "publisher-burst", "max-active-broadcasts",
+        "max-publish-bytes", "max-connections", "max-connections-per-address", "idle-timeout", "request-timeout",
+        "request-head-timeout", "request-body-timeout", "max-streams-per-user", "max-json-depth",
+    ])
+
+    /// What `serve` runs with: each flag, else its `HERALD_*` twin, else the default.
+    func serveConfiguration(_ args: Arguments) throws -> HeraldConfiguration {
         var configuration = configuration(args)
         configuration.host = args.value("host") ?? configuration.host
         configuration.port = try args.int("port", default: 8080, range: 0...65535)
@@ -92,6 +106,7 @@ public struct HeraldCLI: Sendable {
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
+        configuration.publisherLimits = try args.publisherLimits()
         if let level = args.value("log-level") {
             guard let parsed = Logger.Level(name: level) else {
                 throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -103,15 +118,7 @@ public struct HeraldCLI: Sendable {
         configuration.pushWorker = try args.pushWorkerSettings()
         configuration.pushHTTPEngine = try args.pushHTTPEngine()
         configuration.expo = try args.expoSettings()
-        let logger = Logger(label: "herald", level: configuration.logLevel)
-        let app = try await HeraldApplication(configuration: configuration, logger: logger)
-        try app.start()
-        // Announced once SIGTERM and SIGINT are handled, so a signal sent on seeing the line drains.
-        let listening = ["host": configuration.host, "port": String(app.port)]
-        let signal = await SignalHandling.waitForTermination { logger.info("herald listening", metadata: listening) }
-        err("herald: received signal \(signal), draining")
-        await app.stop()
-        return 0
+        return configuration
     }
 
     private func migrate(_ raw: [String]) async throws -> Int32 {

@@ -4,7 +4,8 @@ import Foundation
 enum OpenAPIDocument {
     /// The document as served: ``json`` with a 503 `Unavailable` answer on every operation that
     /// does not name its own, since any request can run out of time and any store call can find
-    /// PostgreSQL unreachable.
+    /// PostgreSQL unreachable, and a 429 `RateLimited` answer on every publisher operation (all
+    /// of them take from the API key's call rate).
     static let served: String = {
         guard let data = json.data(using: .utf8),
             var document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
@@ -15,6 +16,10 @@ enum OpenAPIDocument {
                 guard var operation = value as? [String: Any], var responses = operation["responses"] as? [String: Any]
                 else { continue }
                 if responses["503"] == nil { responses["503"] = ["$ref": "#/components/responses/Unavailable"] }
+                let security = operation["security"] as? [[String: Any]] ?? []
+                if security.contains(where: { $0["apiKey"] != nil }), responses["429"] == nil {
+                    responses["429"] = ["$ref": "#/components/responses/RateLimited"]
+                }
                 operation["responses"] = responses
                 operations[method] = operation
             }
@@ -553,6 +558,7 @@ enum OpenAPIDocument {
                   },
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "401": {"$ref": "#/components/responses/Unauthenticated"},
+                  "409": {"$ref": "#/components/responses/TooManyBroadcasts"},
                   "413": {"$ref": "#/components/responses/PayloadTooLarge"},
                   "422": {"$ref": "#/components/responses/Unprocessable"}
                 }
@@ -662,7 +668,16 @@ enum OpenAPIDocument {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "PayloadTooLarge": {
-                "description": "payload_too_large",
+                "description": "payload_too_large: the body is over --max-body-bytes; publish_too_large (POST /v1/notifications): recipients x the bytes of title, body, data, deepLink and detail are over --max-publish-bytes (default 16777216); nothing is written.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "RateLimited": {
+                "description": "rate_limited: the API key is over its call rate (--publisher-rate calls a second, bursts of --publisher-burst); the call was not made.",
+                "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Whole seconds until the key may call again."}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "TooManyBroadcasts": {
+                "description": "too_many_broadcasts: the API key already has --max-active-broadcasts (default 5) broadcasts queued or running; nothing was stored. Send it again once one has completed.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "Unprocessable": {

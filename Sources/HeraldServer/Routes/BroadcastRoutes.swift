@@ -40,7 +40,10 @@ struct BroadcastRoutes {
         }
         let new = NewBroadcast(
             id: UUID().uuidString.lowercased(), apiKeyID: key.id, template: template, userIDs: userIDs, createdAt: now)
-        switch try await services.store.createBroadcast(new, idempotency: claim) {
+        let maxActive = services.publisherLimits.maxActiveBroadcasts
+        switch try await services.store.createBroadcast(
+            new, idempotency: claim, maxActive: maxActive > 0 ? maxActive : nil)
+        {
         case .created(let record):
             services.broadcastWake.wake()
             return try Self.accepted(record)
@@ -52,6 +55,12 @@ struct BroadcastRoutes {
             throw HTTPError(
                 422, code: "idempotency_key_reused",
                 message: "This Idempotency-Key was used in the last 24 hours with a different request body.")
+        case .limitReached(let active):
+            throw HTTPError.conflict(
+                "This API key has \(active) broadcasts queued or running, the most it may have at once "
+                    + "(--max-active-broadcasts \(maxActive)); send this one when one of them has completed "
+                    + "(GET /v1/broadcasts shows their status).",
+                code: "too_many_broadcasts")
         }
     }
 

@@ -25,6 +25,7 @@ struct PublisherRoutes {
         if let html = publish.detail?.html {
             publish.detail?.html = HTMLSanitizer.sanitize(html)
         }
+        try Self.checkStoredSize(publish, limit: services.publisherLimits.maxPublishBytes)
         let now = services.now()
         let catalog = services.appConfig.catalog
         let notifications = publish.recipients.map { recipient in
@@ -69,6 +70,31 @@ struct PublisherRoutes {
                 message: "Idempotency-Key must be 1 to \(maxIdempotencyKeyLength) visible ASCII characters.")
         }
         return key
+    }
+
+    /// The UTF-8 bytes one recipient's notification stores of what the publisher sent: title,
+    /// body, `data` keys and values, deep link and detail fields (the HTML as sanitized).
+    static func storedBytes(_ publish: PublishRequest) -> Int {
+        var bytes = publish.title.utf8.count + publish.body.utf8.count + (publish.deepLink?.utf8.count ?? 0)
+        for (key, value) in publish.data ?? [:] { bytes += key.utf8.count + value.utf8.count }
+        if let detail = publish.detail {
+            for field in [detail.heroImageURL, detail.html, detail.actionLabel, detail.actionPath, detail.actionURL] {
+                bytes += field?.utf8.count ?? 0
+            }
+        }
+        return bytes
+    }
+
+    /// 413 `publish_too_large` when recipients × ``storedBytes(_:)`` is over `limit`.
+    static func checkStoredSize(_ publish: PublishRequest, limit: Int) throws {
+        let each = storedBytes(publish)
+        let total = publish.recipients.count * each
+        guard total > limit else { return }
+        throw HTTPError.payloadTooLarge(
+            "This publish would store \(publish.recipients.count) recipients × \(each) bytes (title, body, data, "
+                + "deepLink and detail) = \(total) bytes, over the limit of \(limit) bytes per publish "
+                + "(--max-publish-bytes). Send fewer recipients per request or less content.",
+            code: "publish_too_large")
     }
 
     /// A hash of the request's meaning, so whitespace and key order do not matter.

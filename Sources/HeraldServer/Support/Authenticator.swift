@@ -18,13 +18,17 @@ struct Authenticator: Sendable {
     /// The longest a user token may still have to live (`exp - now`); see ``HeraldConfiguration/maxTokenLifetime``.
     let maxTokenLifetime: TimeInterval
 
+    /// The call rate of each API key; `nil` when off.
+    let publisherRate: PublisherRateLimiter?
+
     init(
         userTokenSecret: [UInt8], store: any HeraldStore, maxTokenLifetime: TimeInterval,
-        now: @escaping @Sendable () -> Date
+        publisherRate: PublisherRateLimiter? = nil, now: @escaping @Sendable () -> Date
     ) {
         self.userTokenSecret = userTokenSecret
         self.store = store
         self.maxTokenLifetime = maxTokenLifetime
+        self.publisherRate = publisherRate
         self.now = now
     }
 
@@ -64,7 +68,9 @@ struct Authenticator: Sendable {
         return (claims.sub, claims.exp)
     }
 
-    /// The API key record of a valid publisher key; 401 `unauthenticated` otherwise.
+    /// The API key record of a valid publisher key within its call rate; 401 `unauthenticated`
+    /// for a missing, unknown or revoked key, 429 `rate_limited` (with `Retry-After`) for a key
+    /// over its rate (see ``PublisherRateLimiter``).
     ///
     /// A found key is cached and read again from the store once its entry is
     /// ``APIKeyCache/recheckInterval`` old, so a key revoked through any server or `herald keys
@@ -91,6 +97,7 @@ struct Authenticator: Sendable {
             // Best effort: a failed write leaves the previous time, and the next minute tries again.
             try? await store.recordAPIKeyUse(id: record.id, at: now)
         }
+        try publisherRate?.take(record.id, at: now)
         return record
     }
 

@@ -15,6 +15,8 @@ struct Services: Sendable {
     let deliveryWake: WakeSignal
     /// Wakes the broadcast runner after a broadcast was stored.
     let broadcastWake: WakeSignal
+    /// Broadcasts at once and publish size per API key (the call rate is the ``Authenticator``'s).
+    let publisherLimits: PublisherLimits
     let now: @Sendable () -> Date
 
     /// Default preferences filled for the current catalog.

@@ -4,10 +4,11 @@ import HeraldModel
 /// Broadcasts, through the statements both stores share (``BroadcastStatements``). Runners in
 /// several processes claim with `FOR UPDATE SKIP LOCKED`, so each broadcast has one holder.
 extension PostgresStore {
-    public func createBroadcast(_ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?) async throws
-        -> BroadcastCreation
-    {
-        try await write { db in try BroadcastStatements.create(broadcast, idempotency: claim, db) }
+    public func createBroadcast(
+        _ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?, maxActive: Int?
+    ) async throws -> BroadcastCreation {
+        try await write { db in try BroadcastStatements.create(broadcast, idempotency: claim, maxActive: maxActive, db)
+        }
     }
 
     public func broadcast(id: String) async throws -> BroadcastRecord? {

@@ -3,10 +3,10 @@ import HeraldModel
 
 /// Broadcasts, through the statements both stores share (``BroadcastStatements``).
 extension SQLiteStore {
-    public func createBroadcast(_ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?) async throws
-        -> BroadcastCreation
-    {
-        try write { db in try BroadcastStatements.create(broadcast, idempotency: claim, db) }
+    public func createBroadcast(
+        _ broadcast: NewBroadcast, idempotency claim: IdempotencyClaim?, maxActive: Int?
+    ) async throws -> BroadcastCreation {
+        try write { db in try BroadcastStatements.create(broadcast, idempotency: claim, maxActive: maxActive, db) }
     }
 
     public func broadcast(id: String) async throws -> BroadcastRecord? {

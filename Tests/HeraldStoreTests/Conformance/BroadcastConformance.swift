@@ -20,6 +20,8 @@ enum BroadcastConformanceCheck: String, CaseIterable, Sendable, CustomTestString
         "Idempotency-Key: a replay answers the first broadcast, a different body conflicts, a publish key is separate"
     case release = "a runner that stops hands the broadcast back: the next claim takes it at once, from its cursor"
     case failing = "a held broadcast can be ended failed with its reason; a stale claim cannot"
+    case activeCap =
+        "a key at its cap of queued or running broadcasts stores nothing more; a replay still answers; racing creations never pass it"
 
     var testDescription: String { rawValue }
 
@@ -215,6 +217,58 @@ enum BroadcastConformanceCheck: String, CaseIterable, Sendable, CustomTestString
             #expect(failed.status == .failed && failed.failureReason == "disk full" && failed.completedAt == at(33))
             #expect(try await chunk(store, claim, limit: 10) == nil)
             #expect(try await store.claimBroadcast(now: at(100), lease: 30) == nil)
+        case .activeCap:
+            func capped(_ id: String, key: String = "key-1", idempotency: IdempotencyClaim? = nil) async throws
+                -> BroadcastCreation
+            {
+                try await store.createBroadcast(
+                    NewBroadcast(id: id, apiKeyID: key, template: template, userIDs: ["a"], createdAt: t0),
+                    idempotency: idempotency, maxActive: 2)
+            }
+            let claim = IdempotencyClaim(apiKeyID: "key-1", key: "k", requestHash: "h", notBefore: at(-100))
+            guard case .created = try await capped("b1", idempotency: claim) else {
+                Issue.record("not created")
+                return
+            }
+            guard case .created = try await capped("b2") else {
+                Issue.record("not created")
+                return
+            }
+            #expect(try await capped("b3") == .limitReached(active: 2))
+            #expect(try await store.broadcast(id: "b3") == nil)
+            guard case .replayed(let first) = try await capped("b4", idempotency: claim), first.id == "b1" else {
+                Issue.record("a replay at the cap is answered")
+                return
+            }
+            guard case .created = try await capped("b5", key: "key-2") else {
+                Issue.record("another key has its own cap")
+                return
+            }
+            let held = try #require(try await store.claimBroadcast(now: t0, lease: 30))
+            #expect(try await capped("b6") == .limitReached(active: 2), "running counts too")
+            _ = try await chunk(store, held, limit: 10)
+            #expect(try await store.broadcast(id: held.id)?.status == .completed)
+            guard case .created = try await capped("b7") else {
+                Issue.record("a completed broadcast frees its place")
+                return
+            }
+            // Each creation writes 200 audience rows after counting, so creations overlap.
+            let audience = (0..<200).map { "user-\($0)" }
+            let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        let outcome = try await store.createBroadcast(
+                            NewBroadcast(
+                                id: "race-\(index)", apiKeyID: "key-3", template: template, userIDs: audience,
+                                createdAt: t0),
+                            idempotency: nil, maxActive: 3)
+                        if case .created = outcome { return true }
+                        return false
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(created == 3)
         }
     }
 }
