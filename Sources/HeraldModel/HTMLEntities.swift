@@ -61,22 +61,27 @@ enum HTMLEntities {
         case none
     }
 
-    /// Reads the reference at `input[start]` (an `&`). In attribute values a legacy name
-    /// followed by a letter, digit or `=` is not a reference, as in browsers.
-    static func read(_ input: [Unicode.Scalar], at start: Int, inAttribute: Bool) -> Reference {
+    /// The longest name in ``named``: a longer run of letters and digits is no known name.
+    static let longestName = named.keys.map(\.unicodeScalars.count).max() ?? 0
+
+    /// Reads the reference at `input[start]` (an `&`), looking no further than `input` ends.
+    /// In attribute values a legacy name followed by a letter, digit or `=` is not a
+    /// reference, as in browsers. Costs the length of the reference's run of letters and digits.
+    static func read(_ input: ArraySlice<Unicode.Scalar>, at start: Int, inAttribute: Bool) -> Reference {
+        let endIndex = input.endIndex
         var index = start + 1
-        guard index < input.count else { return .none }
+        guard index < endIndex else { return .none }
         if input[index] == "#" {
             index += 1
             var hex = false
-            if index < input.count, input[index] == "x" || input[index] == "X" {
+            if index < endIndex, input[index] == "x" || input[index] == "X" {
                 hex = true
                 index += 1
             }
             var value: UInt32 = 0
             var digits = 0
             var overflow = false
-            while index < input.count, let digit = digitValue(input[index], hex: hex) {
+            while index < endIndex, let digit = digitValue(input[index], hex: hex) {
                 if !overflow {
                     value = value * (hex ? 16 : 10) + digit
                     if value > 0x10FFFF { overflow = true }
@@ -85,35 +90,38 @@ enum HTMLEntities {
                 index += 1
             }
             guard digits > 0 else { return .none }
-            if index < input.count, input[index] == ";" { index += 1 }
+            if index < endIndex, input[index] == ";" { index += 1 }
             return .decoded(numericScalar(overflow ? 0x110000 : value), length: index - start)
         }
         var end = index
-        while end < input.count, isASCIIAlnum(input[end]) { end += 1 }
+        while end < endIndex, isASCIIAlnum(input[end]) { end += 1 }
         guard end > index else { return .none }
-        let name = String(String.UnicodeScalarView(input[index..<end]))
-        if end < input.count, input[end] == ";" {
-            if let scalar = named[name] { return .decoded(scalar, length: end + 1 - start) }
-            if let legacyMatch = legacyPrefix(of: name), !inAttribute {
+        // Only a run no longer than the longest name can be one; a longer run is still
+        // checked for a legacy name at its start, which its first letters decide.
+        var name = UTF8Builder(capacity: longestName + 1)
+        name.append(contentsOf: input[index..<min(end, index + longestName + 1)])
+        let prefix = name.string
+        if end < endIndex, input[end] == ";" {
+            if let scalar = named[prefix] { return .decoded(scalar, length: end + 1 - start) }
+            if let legacyMatch = legacyPrefix(of: prefix), !inAttribute {
                 return .decoded(named[legacyMatch]!, length: 1 + legacyMatch.unicodeScalars.count)
             }
             return .unknownNamed(length: end + 1 - start)
         }
-        guard let legacyMatch = legacyPrefix(of: name) else { return .none }
+        guard let legacyMatch = legacyPrefix(of: prefix) else { return .none }
         let after = index + legacyMatch.unicodeScalars.count
-        if inAttribute, after < input.count, isASCIIAlnum(input[after]) || input[after] == "=" { return .none }
+        if inAttribute, after < endIndex, isASCIIAlnum(input[after]) || input[after] == "=" { return .none }
         return .decoded(named[legacyMatch]!, length: after - start)
     }
 
-    /// Decodes every reference in `input` (attribute values).
+    /// Decodes every reference in `input` (attribute values); NUL becomes U+FFFD.
     static func decode(_ input: ArraySlice<Unicode.Scalar>, inAttribute: Bool) -> String {
-        let scalars = Array(input)
-        var out = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
+        var out = UTF8Builder(capacity: input.count)
+        var index = input.startIndex
+        while index < input.endIndex {
+            let scalar = input[index]
             if scalar == "&",
-                case .decoded(let decoded, let length) = read(scalars, at: index, inAttribute: inAttribute)
+                case .decoded(let decoded, let length) = read(input, at: index, inAttribute: inAttribute)
             {
                 out.append(decoded)
                 index += length
@@ -122,7 +130,7 @@ enum HTMLEntities {
                 index += 1
             }
         }
-        return String(out)
+        return out.string
     }
 
     private static func legacyPrefix(of name: String) -> String? {

@@ -38,11 +38,15 @@ public enum HTMLSanitizer {
 
     static let linkSchemes: Set<String> = ["http", "https", "mailto"]
 
+    /// The safe subset of `html`. Linear in the input: every token is read once, an end tag
+    /// finds its element without searching the open ones unless it is open, and the output is
+    /// written as bytes.
     public static func sanitize(_ html: String) -> String {
         var tokenizer = HTMLTokenizer(html)
-        var output = ""
-        output.reserveCapacity(html.utf8.count)
+        var output = UTF8Builder(capacity: html.utf8.count)
         var open: [String] = []
+        /// How many of each element are in `open`, so a stray end tag costs nothing.
+        var openCount: [String: Int] = [:]
         /// The element being dropped with its content, and how deeply it is nested in itself.
         var dropping: (name: String, depth: Int)?
 
@@ -71,41 +75,64 @@ public enum HTMLSanitizer {
                         voidElements.contains(tag.name) || (tag.selfClosing && foreignElements.contains(tag.name))
                     if !empty { dropping = (tag.name, 1) }
                 } else if allowedElements.contains(tag.name) {
-                    if let serialized = serialize(tag) {
-                        output += serialized
-                        if !voidElements.contains(tag.name) { open.append(tag.name) }
+                    if append(tag, to: &output), !voidElements.contains(tag.name) {
+                        open.append(tag.name)
+                        openCount[tag.name, default: 0] += 1
                     }
                 }
             case .endTag(let name):
                 if name == "br" {
-                    output += "<br>"
-                } else if let position = open.lastIndex(of: name) {
-                    while open.count > position {
-                        output += "</\(open.removeLast())>"
+                    output.append("<br>")
+                } else if openCount[name, default: 0] > 0 {
+                    // Closes the innermost open `name` and everything opened inside it; each
+                    // element is closed once, so this costs what the start tags did.
+                    while let last = open.popLast() {
+                        openCount[last]! -= 1
+                        appendEndTag(last, to: &output)
+                        if last == name { break }
                     }
                 }
             }
         }
-        while let name = open.popLast() { output += "</\(name)>" }
-        return output
+        while let name = open.popLast() { appendEndTag(name, to: &output) }
+        return output.string
     }
 
-    /// The start tag as emitted, or `nil` when the element must go (an image without a safe source).
-    private static func serialize(_ tag: HTMLTokenizer.Tag) -> String? {
+    private static func appendEndTag(_ name: String, to output: inout UTF8Builder) {
+        output.append("</")
+        output.append(name)
+        output.append(">")
+    }
+
+    /// Writes the start tag; `false` (nothing written) when the element must go (an image
+    /// without a safe source).
+    private static func append(_ tag: HTMLTokenizer.Tag, to output: inout UTF8Builder) -> Bool {
         switch tag.name {
         case "a":
             if let href = tag.attribute("href"), let safe = safeLink(href) {
-                return "<a href=\"\(escapeAttribute(safe))\">"
+                output.append("<a href=\"")
+                appendEscapedAttribute(safe, to: &output)
+                output.append("\">")
+            } else {
+                output.append("<a>")
             }
-            return "<a>"
         case "img":
-            guard let source = tag.attribute("src"), let safe = safeImageSource(source) else { return nil }
-            var text = "<img src=\"\(escapeAttribute(safe))\""
-            if let alt = tag.attribute("alt") { text += " alt=\"\(escapeAttribute(alt))\"" }
-            return text + ">"
+            guard let source = tag.attribute("src"), let safe = safeImageSource(source) else { return false }
+            output.append("<img src=\"")
+            appendEscapedAttribute(safe, to: &output)
+            output.append("\"")
+            if let alt = tag.attribute("alt") {
+                output.append(" alt=\"")
+                appendEscapedAttribute(alt, to: &output)
+                output.append("\"")
+            }
+            output.append(">")
         default:
-            return "<\(tag.name)>"
+            output.append("<")
+            output.append(tag.name)
+            output.append(">")
         }
+        return true
     }
 
     // MARK: - URLs
@@ -120,8 +147,8 @@ public enum HTMLSanitizer {
     /// An absolute `https` image address.
     static func safeImageSource(_ value: String) -> String? {
         guard let url = cleanedURL(value), scheme(of: url) == "https" else { return nil }
-        let rest = url.unicodeScalars.dropFirst("https:".count)
-        guard rest.starts(with: "//".unicodeScalars), rest.count > 2 else { return nil }
+        var rest = url.unicodeScalars.dropFirst("https:".count).makeIterator()
+        guard rest.next() == "/", rest.next() == "/", rest.next() != nil else { return nil }
         return url
     }
 
@@ -129,95 +156,89 @@ public enum HTMLSanitizer {
     /// trailing spaces and control characters trimmed. `nil` when empty or when other
     /// control or invisible formatting characters remain.
     static func cleanedURL(_ value: String) -> String? {
-        var scalars = Array(value.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
-        while let first = scalars.first, first.value <= 0x20 { scalars.removeFirst() }
-        while let last = scalars.last, last.value <= 0x20 { scalars.removeLast() }
-        guard !scalars.isEmpty else { return nil }
-        let hidden = scalars.contains { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.generalCategory == .format
-                || scalar == "\u{FFFD}"
+        let scalars: [Unicode.Scalar] = value.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
+            let last = scalars.lastIndex(where: { $0.value > 0x20 })
+        else { return nil }
+        let kept = scalars[first...last]
+        let hidden = kept.contains { scalar in
+            // ASCII first: below DEL only the C0 controls are hidden.
+            if scalar.value < 0x7F { return scalar.value < 0x20 }
+            return scalar.value <= 0x9F || scalar.properties.generalCategory == .format || scalar == "\u{FFFD}"
         }
         if hidden { return nil }
-        return String(String.UnicodeScalarView(scalars))
+        var url = UTF8Builder(capacity: kept.count)
+        url.append(contentsOf: kept)
+        return url.string
     }
 
     /// The lowercased scheme when a `:` comes before any `/`, `?` or `#`; otherwise the URL is
     /// relative and `nil` is returned. Any such prefix counts as a scheme, so `java script:`
     /// or `jav\u{0}ascript:` are schemes that are not allowed, never relative paths.
     static func scheme(of url: String) -> String? {
-        var scheme = String.UnicodeScalarView()
-        for scalar in url.unicodeScalars {
-            switch scalar {
-            case ":":
-                return String(scheme)
-            case "/", "?", "#", "\\":
-                return nil
-            default:
-                let lowered = (0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(scalar.value + 0x20)! : scalar
-                scheme.append(lowered)
-            }
+        let scalars = url.unicodeScalars
+        guard let end = scalars.firstIndex(where: { ":/?#\\".unicodeScalars.contains($0) }), scalars[end] == ":"
+        else { return nil }
+        var scheme = UTF8Builder(capacity: 8)
+        for scalar in scalars[..<end] {
+            scheme.append((0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(scalar.value + 0x20)! : scalar)
         }
-        return nil
+        return scheme.string
     }
 
     // MARK: - Escaping
 
     /// Text with its references decoded and escaped again. An unknown named reference
     /// (`&hearts;` style, letters and digits only) is left for the browser, which is harmless in text.
-    private static func appendEscapedText(_ text: ArraySlice<Unicode.Scalar>, to output: inout String) {
-        let scalars = Array(text)
-        var out = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
+    private static func appendEscapedText(_ text: ArraySlice<Unicode.Scalar>, to output: inout UTF8Builder) {
+        var index = text.startIndex
+        while index < text.endIndex {
+            let scalar = text[index]
             switch scalar {
             case "&":
-                switch HTMLEntities.read(scalars, at: index, inAttribute: false) {
+                switch HTMLEntities.read(text, at: index, inAttribute: false) {
                 case .decoded(let decoded, let length):
-                    appendEscaped(decoded, to: &out)
+                    appendEscaped(decoded, to: &output)
                     index += length
                 case .unknownNamed(let length):
-                    out.append(contentsOf: scalars[index..<(index + length)])
+                    output.append(contentsOf: text[index..<(index + length)])
                     index += length
                 case .none:
-                    out.append(contentsOf: "&amp;".unicodeScalars)
+                    output.append("&amp;")
                     index += 1
                 }
                 continue
             case "\u{0}":
                 break
             default:
-                appendEscaped(scalar, to: &out)
+                appendEscaped(scalar, to: &output)
             }
             index += 1
         }
-        output.unicodeScalars.append(contentsOf: out)
     }
 
-    private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout UTF8Builder) {
         switch scalar {
-        case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-        case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-        case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+        case "&": output.append("&amp;")
+        case "<": output.append("&lt;")
+        case ">": output.append("&gt;")
         case "\u{0}": break
-        default: out.append(scalar)
+        default: output.append(scalar)
         }
     }
 
     /// A value for a double-quoted attribute.
-    static func escapeAttribute(_ value: String) -> String {
-        var out = String.UnicodeScalarView()
+    private static func appendEscapedAttribute(_ value: String, to output: inout UTF8Builder) {
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
-            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
-            case "\u{0}": out.append("\u{FFFD}")
-            default: out.append(scalar)
+            case "&": output.append("&amp;")
+            case "\"": output.append("&quot;")
+            case "'": output.append("&#39;")
+            case "<": output.append("&lt;")
+            case ">": output.append("&gt;")
+            case "\u{0}": output.append("\u{FFFD}" as Unicode.Scalar)
+            default: output.append(scalar)
             }
         }
-        return String(out)
     }
 }

@@ -141,12 +141,12 @@ struct HTMLTokenizer {
     /// Reads a tag name and its attributes up to `>`, with `index` at the name's first letter.
     /// Returns `nil` (having consumed everything) when the input ends inside the tag.
     private mutating func readTag() -> Tag? {
-        var name = String.UnicodeScalarView()
+        var name = UTF8Builder(capacity: 16)
         while index < input.count, !isSpace(input[index]), input[index] != "/", input[index] != ">" {
             name.append(lowered(input[index]))
             index += 1
         }
-        var tag = Tag(name: String(name), attributes: [], selfClosing: false)
+        var tag = Tag(name: name.string, attributes: [], selfClosing: false)
         var seen: Set<String> = []
         while true {
             while index < input.count, isSpace(input[index]) { index += 1 }
@@ -167,7 +167,7 @@ struct HTMLTokenizer {
                 break
             }
             // Attribute name: its first character may be `=`.
-            var attributeName = String.UnicodeScalarView()
+            var attributeName = UTF8Builder(capacity: 16)
             attributeName.append(lowered(input[index]))
             index += 1
             while index < input.count, !isSpace(input[index]), input[index] != "/", input[index] != ">",
@@ -200,7 +200,7 @@ struct HTMLTokenizer {
                     value = HTMLEntities.decode(input[start..<index], inAttribute: true)
                 }
             }
-            let finalName = String(attributeName)
+            let finalName = attributeName.string
             if seen.insert(finalName).inserted {
                 tag.attributes.append((finalName, value))
             }

@@ -363,4 +363,80 @@ struct HTMLSanitizerTests {
         #expect(clean(attributes) == "<p>x</p>")
         #expect(clean(String(repeating: "&amp", count: 20_000)) == String(repeating: "&amp;", count: 20_000))
     }
+
+    /// Expects `clean(input) == expected`, naming only the first difference (the strings are huge).
+    func expectClean(
+        _ input: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let output = Array(clean(input).utf8)
+        let wanted = Array(expected.utf8)
+        guard output != wanted else { return }
+        let common = zip(output, wanted).prefix { $0 == $1 }.count
+        let context = { (bytes: [UInt8]) in
+            String(decoding: bytes[max(0, common - 20)..<min(bytes.count, common + 40)], as: UTF8.self)
+        }
+        let difference: Comment = """
+            output of \(output.count) bytes, expected \(wanted.count); at byte \(common): \(context(output)) \
+            instead of \(context(wanted))
+            """
+        Issue.record(difference, sourceLocation: sourceLocation)
+    }
+
+    @Test("pathological input gives the right output: deep nesting, stray end tags, long runs of spaces and references")
+    func pathologicalInput() {
+        let depth = 16_000
+        let bold = String(repeating: "<b>", count: depth)
+        let closed = String(repeating: "</b>", count: depth)
+        expectClean(bold + "x", bold + "x" + closed)
+        expectClean(bold + "x" + closed, bold + "x" + closed)
+        // Stray end tags of elements that are not open are dropped, however many.
+        expectClean(bold + String(repeating: "</i>", count: depth) + "y", bold + "y" + closed)
+        expectClean(bold + String(repeating: "</p></x>", count: depth), bold + closed)
+        // An end tag closes its innermost element and everything opened inside it.
+        let pairs = String(repeating: "<b><i>", count: depth / 2)
+        expectClean(
+            "<p>" + pairs + "x</p>y", "<p>" + pairs + "x" + String(repeating: "</i></b>", count: depth / 2) + "</p>y")
+        expectClean(
+            "<p>" + pairs + "x</b>y",
+            "<p>" + pairs + "x</i></b>y" + String(repeating: "</i></b>", count: depth / 2 - 1) + "</p>")
+        let nested = String(repeating: "<div><span><p>", count: 20_000)
+        expectClean(nested, nested + String(repeating: "</p></span></div>", count: 20_000))
+
+        let spaces = String(repeating: " ", count: 99_000)
+        expectClean(#"<a href="\#(spaces)https://x.example/">x</a>"#, #"<a href="https://x.example/">x</a>"#)
+        expectClean(#"<a href="https://x.example/\#(spaces)">x</a>"#, #"<a href="https://x.example/">x</a>"#)
+        expectClean(#"<a href="\#(spaces)javascript:alert(1)">x</a>"#, "<a>x</a>")
+        expectClean(#"<a href="\#(spaces)">x</a>"#, "<a>x</a>")
+        expectClean(#"<a href="java\#(String(repeating: "\t\n", count: 50_000))script:alert(1)">x</a>"#, "<a>x</a>")
+        expectClean(#"<img src="\#(spaces)https://x.example/i.png">"#, #"<img src="https://x.example/i.png">"#)
+
+        let references = String(repeating: "&amp;", count: 100_000)
+        expectClean(references, references)
+        expectClean(String(repeating: "&", count: 100_000), references)
+        expectClean(
+            "<p>" + String(repeating: "&lt;&#60;&#x3C;", count: 30_000) + "</p>",
+            "<p>" + String(repeating: "&lt;", count: 90_000) + "</p>")
+        let letters = String(repeating: "a", count: 100_000)
+        expectClean("&" + letters, "&amp;" + letters)
+        expectClean("&" + letters + ";", "&" + letters + ";")
+        let query = String(repeating: "&amp;b", count: 50_000)
+        expectClean(#"<a href="https://x.example/?\#(query)">x</a>"#, #"<a href="https://x.example/?\#(query)">x</a>"#)
+
+        let megabyte = String(repeating: "a", count: 1_000_000)
+        expectClean(
+            #"<a href="https://x.example/\#(megabyte)">x</a>"#, #"<a href="https://x.example/\#(megabyte)">x</a>"#)
+        expectClean(#"<a href="\#(megabyte)">x</a>"#, #"<a href="\#(megabyte)">x</a>"#)
+        expectClean(#"<a href="\#(megabyte):x">x</a>"#, "<a>x</a>")
+        let specials = String(repeating: #""&#39;<>&"#, count: 200_000)
+        let escaped = String(repeating: "&quot;&#39;&lt;&gt;&amp;", count: 200_000)
+        expectClean(
+            #"<img src="https://x.example/i.png" alt='\#(specials)'>"#,
+            #"<img src="https://x.example/i.png" alt="\#(escaped)">"#)
+        expectClean(#"<p title="\#(megabyte)">x</p>"#, "<p>x</p>")
+        // A tag cut off by the end of input goes, however long.
+        expectClean(#"x<a href=""# + megabyte, "x")
+        expectClean("x<p " + String(repeating: "a ", count: 100_000), "x")
+        expectClean("x<!--" + megabyte, "x")
+        expectClean("x<script>" + String(repeating: "</scrip", count: 100_000), "x")
+    }
 }

@@ -3,7 +3,7 @@ import HeraldModel
 import HeraldStore
 
 /// `herald bench seed`, `herald bench push-seed` and `herald bench tokens`: data for the
-/// benchmark scripts.
+/// benchmark scripts; `herald bench sanitize` times the HTML sanitizer.
 struct BenchCommand {
     let cli: HeraldCLI
 
@@ -14,7 +14,7 @@ struct BenchCommand {
         }
         let args = try Arguments(
             Array(raw.dropFirst()),
-            valued: ["database", "users", "notifications", "devices", "output", "user-token-secret"],
+            valued: ["database", "users", "notifications", "devices", "output", "user-token-secret", "repeat"],
             environment: cli.environment)
         if args.has("help") {
             cli.out(Help.bench)
@@ -39,8 +39,12 @@ struct BenchCommand {
             let tokens = try (0..<users).map { try app.userToken(for: Self.userID($0), ttl: 86_400) }
             try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
             cli.out("wrote \(users) user tokens to \(output)")
+        case "sanitize":
+            BenchSanitize(out: cli.out).run(repeats: try args.int("repeat", default: 3, range: 1...100))
         default:
-            throw CLIError("unknown bench command \"\(sub)\"; use `bench seed`, `bench push-seed` or `bench tokens`")
+            throw CLIError(
+                "unknown bench command \"\(sub)\"; use `bench seed`, `bench push-seed`, `bench tokens` or `bench sanitize`"
+            )
         }
         return 0
     }

@@ -204,12 +204,14 @@ extension Help {
         Usage: herald bench seed [--users 10000] [--notifications 1000000] [--database URL]
                herald bench push-seed [--devices 100000] [--database URL]
                herald bench tokens --output FILE [--users 10000] [--database URL]
+               herald bench sanitize [--repeat 3]
 
         `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
         1,000 per transaction. `push-seed` registers one production APNs device for each of the
         users bench-push-user-0 ... N-1 and publishes one notification with push to all of them,
         so the outbox holds N queued APNs deliveries (run it with the worker off: no `serve`).
-        `tokens` writes one user token per line for those users.
+        `tokens` writes one user token per line for those users. `sanitize` times the HTML
+        sanitizer on inputs that once cost it quadratic time (best of --repeat runs each).
         """
 }
 
