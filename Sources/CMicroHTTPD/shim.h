@@ -52,6 +52,16 @@ herald_mhd_client_address (struct MHD_Connection *connection)
   return (NULL == info) ? NULL : info->client_addr;
 }
 
+/// The HTTP status of the response queued on a connection, or 0 if none is queued
+/// (MHD_get_connection_info is variadic).
+static inline unsigned int
+herald_mhd_queued_status (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+  return (NULL == info) ? 0 : info->http_status;
+}
+
 /// Per-connection idle timeout in seconds, 0 = never (MHD_set_connection_option is variadic).
 static inline enum MHD_Result
 herald_mhd_set_connection_timeout (struct MHD_Connection *connection,

@@ -48,6 +48,28 @@ struct ConnectionLimitTests {
         #expect(await server.stop() == .exited(0))
     }
 
+    @Test func aConfiguredLimitPastTheDescriptorsIsLoweredToKeepTheReserve() async throws {
+        let (server, directory) = try await Self.start([
+            "--max-connections", "20000", "--max-connections-per-address", "0",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(server.stderr.contains("connection limit lowered to keep descriptors in reserve"), "\(server.stderr)")
+        #expect(server.stderr.contains("connection_limit=768"), "\(server.stderr)")
+        let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
+        let held = await Self.holdIdle(Self.idleConnections, client: client)
+        // Half of them go; the server, with its reserve intact, serves work that opens files.
+        for connection in held.prefix(held.count / 2) { connection.close() }
+        var answered = false
+        for _ in 0..<200 where !answered {
+            answered = (try? await client.request("GET", "/readyz"))?.status == 200
+            if !answered { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(answered)
+        for connection in held.suffix(held.count - held.count / 2) { connection.close() }
+        #expect(server.exit == nil, "\(server.stderr)")
+        #expect(await server.stop() == .exited(0))
+    }
+
     @Test func oneAddressCannotTakeEverySlot() async throws {
         let (server, directory) = try await Self.start([])
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -64,4 +64,28 @@ struct MetricsProtectionTests {
             #expect(text.contains(#"herald_http_requests_total{method="GET",route="unmatched",status="400"} 1"#))
         }
     }
+
+    @Test func answersTheLibraryGivesItselfAreCountedAndLogged() async throws {
+        let log = CapturingLogHandler()
+        try await withServer(logger: log.logger(level: .info)) { server in
+            // libmicrohttpd answers these itself, before any handler sees them.
+            let version = try await server.client.rawRequest(Array("GET /healthz HTTP/2.0\r\nHost: a\r\n\r\n".utf8))
+            #expect(version.status == 505)
+            let header = try await server.client.rawRequest(
+                Array(
+                    "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n".utf8))
+            #expect(header.status == 431)
+            var text = ""
+            for _ in 0..<100 {
+                text = try await server.get("/metrics").text
+                if text.contains(#"status="505""#) && text.contains(#"status="431""#) { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(text.contains(#"herald_http_requests_total{method="_OTHER",route="unmatched",status="505"} 1"#))
+            #expect(text.contains(#"herald_http_requests_total{method="_OTHER",route="unmatched",status="431"} 1"#))
+            let answers = log.entries("request").compactMap { $0.metadata["status"] }
+            #expect(answers.filter { $0 == "505" }.count == 1, "\(answers)")
+            #expect(answers.filter { $0 == "431" }.count == 1, "\(answers)")
+        }
+    }
 }

@@ -57,6 +57,14 @@ public final class HTTPServer: Sendable {
                 throw error
             }
             state = .running(daemon, port: listen.port)
+            if let configured = configuration.connectionLimit, configured > connectionLimit {
+                logger.warning(
+                    "connection limit lowered to keep descriptors in reserve",
+                    metadata: [
+                        "configured": String(configured), "connection_limit": String(connectionLimit),
+                        "open_files": String(openFiles),
+                    ])
+            }
             logger.info(
                 "http server started",
                 metadata: [

@@ -55,13 +55,17 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
     }
 
-    /// The connection limit in force for an open-files limit of `openFiles` descriptors: the
-    /// configured one, else what is left after the reserve (at least half the limit is kept
-    /// for the rest when the limit is small).
+    /// The connection limit in force for an open-files limit of `openFiles` descriptors: what is
+    /// left after the reserve (at least half the limit is kept for the rest when the limit is
+    /// small), or the configured limit if it is lower. A configured limit is never allowed to
+    /// eat the reserve: with every descriptor taken by clients, the database, the log, push
+    /// connections and the runtime itself (libdispatch traps when it cannot make a descriptor)
+    /// would be the ones to fail.
     func effectiveConnectionLimit(openFiles: Int) -> Int {
-        if let connectionLimit { return max(1, min(connectionLimit, max(1, openFiles - 16))) }
         let reserve = min(reservedFileDescriptors, openFiles / 2)
-        return max(1, openFiles - reserve)
+        let available = max(1, openFiles - reserve)
+        guard let connectionLimit else { return available }
+        return max(1, min(connectionLimit, available))
     }
 
     /// A body larger than ``maxBodyBytes`` is read and dropped up to this many bytes, so its

@@ -49,11 +49,29 @@ func requestCompletedCallback(
     _ requestClosure: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ reason: MHD_RequestTerminationCode
 ) {
-    guard let closure, let requestClosure, let state = requestClosure.pointee else { return }
-    requestClosure.pointee = nil
+    guard let closure, let connection, let requestClosure else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+    guard let state = requestClosure.pointee else {
+        // Never handed to us: the library answered it itself (a bad header, a head too big).
+        core.libraryAnswered(ConnectionHandle(pointer: connection))
+        return
+    }
+    requestClosure.pointee = nil
     let request = Unmanaged<ConnectionRequest>.fromOpaque(state).takeRetainedValue()
     core.requestCompleted(request, reason: reason)
+}
+
+/// A request line was read (before its headers). Recorded on the connection, so that an answer
+/// the library gives itself can be reported with its target; it also makes the library report
+/// the end of every request whose line it read, handled by us or not.
+func requestLineRead(
+    _ closure: UnsafeMutableRawPointer?,
+    _ target: UnsafePointer<CChar>?,
+    _ connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let connection, let target, let context = herald_mhd_socket_context(connection) else { return nil }
+    Unmanaged<PeerConnection>.fromOpaque(context).takeUnretainedValue().requestLineRead(target: String(cString: target))
+    return nil
 }
 
 /// A connection was accepted or is about to be closed (its socket is closed after this returns).

@@ -45,6 +45,9 @@ final class MHDDaemon: @unchecked Sendable {
                 option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedPointer, to: Int.self),
                 ptr_value: coreRef),
             MHD_OptionItem(
+                option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestLineReadPointer, to: Int.self),
+                ptr_value: coreRef),
+            MHD_OptionItem(
                 option: MHD_OPTION.UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescaperPointer, to: Int.self),
                 ptr_value: nil),
         ]
@@ -127,6 +130,9 @@ final class MHDDaemon: @unchecked Sendable {
 // Callbacks as C function pointers, for option items that carry them as integers.
 private let libraryLoggerPointer: MHD_LogCallback = libraryLogger
 private let requestCompletedPointer: MHD_RequestCompletedCallback = requestCompletedCallback
+private let requestLineReadPointer:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? =
+        requestLineRead
 private let connectionNotifiedPointer: MHD_NotifyConnectionCallback = connectionNotified
 private let identityUnescaperPointer:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = identityUnescaper

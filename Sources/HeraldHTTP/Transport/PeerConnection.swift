@@ -26,6 +26,10 @@ final class PeerConnection: Sendable {
         var deadline: ContinuousClock.Instant?
         /// Requests served on this connection so far.
         var requests = 0
+        /// The request target of the latest request line, and when that line was read: what
+        /// the access log shows for an answer libmicrohttpd gave itself.
+        var target: String?
+        var requestLineAt: ContinuousClock.Instant?
     }
 
     let fd: Int32
@@ -73,6 +77,24 @@ final class PeerConnection: Sendable {
                 return nil
             }
         }
+    }
+
+    /// The library has read a request line with this target.
+    func requestLineRead(target: String) {
+        state.withLock { state in
+            state.target = target
+            state.requestLineAt = .now
+        }
+    }
+
+    /// The connection's request ended; the next one has no request line yet.
+    func requestEnded() {
+        state.withLock { $0.target = nil }
+    }
+
+    /// No request line has been read since the connection opened or its last request ended.
+    var awaitsRequestLine: Bool {
+        state.withLock { $0.target == nil }
     }
 
     /// The library closed the connection (its socket is closed right after).

@@ -13,6 +13,10 @@ enum RequestFraming {
         var codings: [String] = []
         var hosts: [String] = []
         for (name, value) in headers {
+            guard isToken(name) else {
+                // "Transfer-Encoding : chunked" (RFC 9112 section 5.1), or a name no field has.
+                return bad("A header name is not a token (no spaces or separators before its colon).")
+            }
             let size = name.utf8.count
             if size == 4 && HTTPHeaders.namesMatch(name, "Host") {
                 hosts.append(value)
@@ -61,6 +65,21 @@ enum RequestFraming {
             return bad("The Host header is not a valid host.")
         }
         return nil
+    }
+
+    /// Whether `name` is an RFC 9110 token: one or more of tchar.
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { tchar[Int($0)] }
+    }
+
+    private static let tchar: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
+        }
     }
 
     /// Whether `name` begins with `prefix` (ASCII case-insensitively) and goes on past it.

@@ -38,6 +38,8 @@ final class ServerCore: Sendable {
     }
 
     private let registry = Mutex(Registry())
+    /// Answers the library gave by itself, from its log, until the connection ends.
+    private let libraryAnswers = LibraryAnswers()
     private let suspensions = Mutex(Suspensions())
 
     init(
@@ -74,6 +76,12 @@ final class ServerCore: Sendable {
     }
 
     func connectionClosed(_ peer: PeerConnection) {
+        if peer.awaitsRequestLine, let status = libraryAnswers.take() {
+            // Refused before a request line was read (malformed, too long, a version we do not speak).
+            reportLibraryAnswer(
+                status, request: Request(method: HTTPMethod(rawValue: "-"), path: "-"), startTime: .now,
+                requestID: RequestID.generate())
+        }
         peer.closed()
         arrivals?.forget(peer)
     }
@@ -401,7 +409,48 @@ final class ServerCore: Sendable {
 
     // MARK: Completion (request-completed callback)
 
+    /// A request the library answered itself, before any access-handler call (a malformed or
+    /// oversized head, a bad `Content-Length`): told to the responder's log and metrics like
+    /// every other answer, with the target of its request line (its method is not known).
+    func libraryAnswered(_ connection: ConnectionHandle) {
+        let peer = herald_mhd_socket_context(connection.pointer).map {
+            Unmanaged<PeerConnection>.fromOpaque($0).takeUnretainedValue()
+        }
+        let line = peer?.state.withLock { ($0.target, $0.requestLineAt) }
+        peer?.requestEnded()
+        let status = Int(herald_mhd_queued_status(connection.pointer))
+        guard status >= 100 else { return }  // the client left before any answer
+        libraryAnswers.take(status)
+        reportLibraryAnswer(
+            status, request: Request(method: HTTPMethod(rawValue: "-"), target: line?.0 ?? "-"),
+            startTime: line?.1 ?? .now, requestID: RequestID.generate())
+    }
+
+    private func reportLibraryAnswer(
+        _ status: Int, request: Request, startTime: ContinuousClock.Instant, requestID: String
+    ) {
+        var context = dispatcher.makeContext(requestID: requestID, startTime: startTime)
+        context.route = nil
+        let dispatcher = dispatcher
+        let response = Response(status: status)
+        Task { await dispatcher.responder.transportAnswered(request, with: response, context: context) }
+    }
+
     func requestCompleted(_ request: ConnectionRequest, reason: MHD_RequestTerminationCode) {
+        request.peer?.requestEnded()
+        if request.phase == .receiving {
+            // The library refused the body itself (a malformed chunk): report its answer.
+            let status = Int(herald_mhd_queued_status(request.connection.pointer))
+            if status >= 100 {
+                libraryAnswers.take(status)
+                reportLibraryAnswer(
+                    status,
+                    request: Request(
+                        method: request.method, path: request.path, rawPath: request.rawPath, query: request.query,
+                        headers: request.headers),
+                    startTime: request.startTime, requestID: request.requestID)
+            }
+        }
         registry.withLock { registry in
             registry.handlers[request.identifier] = nil
             registry.streams[request.identifier] = nil
@@ -524,7 +573,12 @@ final class ServerCore: Sendable {
     /// libmicrohttpd reports routine closes ("Closing connection …") through the same
     /// channel as real problems; those go to debug.
     func logLibraryMessage(_ message: String) {
-        let level: Logger.Level = message.hasPrefix("Closing connection") ? .debug : .warning
+        var level: Logger.Level = message.hasPrefix("Closing connection") ? .debug : .warning
+        if let status = LibraryAnswers.status(inMessage: message) {
+            // A client's bad request, answered by the library: the access log shows the answer.
+            libraryAnswers.logged(status)
+            level = .debug
+        }
         logger.log(level: level, "libmicrohttpd: \(message)")
     }
 }

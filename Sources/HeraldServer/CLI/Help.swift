@@ -50,7 +50,8 @@ enum Help {
                                       gets 400 json_too_deep [HERALD_MAX_JSON_DEPTH] (default 32)
           --max-connections N         Most open connections [HERALD_MAX_CONNECTIONS] (default: the
                                       open-files limit less 256 kept for the database, logs and
-                                      push connections; at most half the limit is kept)
+                                      push connections; at most half the limit is kept;
+                                      a larger value is lowered to it)
           --max-connections-per-address N
                                       Most open connections from one client address; more are
                                       closed at once, 0 = no cap [HERALD_MAX_CONNECTIONS_PER_ADDRESS]

@@ -32,11 +32,14 @@ final class Metrics: Sendable {
         self.sections = sections
     }
 
-    /// Requests answered with a 5xx other than 503 (not ready, shutting down, timed out):
-    /// each one is a bug.
+    /// Requests answered with a 5xx that is a bug: not 503 (not ready, shutting down, timed out),
+    /// and not the transport's refusals of what a client asked for (501 an unknown transfer
+    /// coding, 505 an HTTP version it does not speak).
     var serverErrorCount: Int {
         state.withLock { state in
-            Int(state.requests.filter { $0.key.status >= 500 && $0.key.status != 503 }.values.reduce(0, +))
+            Int(
+                state.requests.filter { $0.key.status >= 500 && ![501, 503, 505].contains($0.key.status) }.values
+                    .reduce(0, +))
         }
     }
 

@@ -14,7 +14,8 @@ struct TestServer {
     static let secret = "test-user-token-secret-0123456789abcdef"
 
     static func start(
-        configure: (inout HeraldConfiguration) -> Void = { _ in }, now: @escaping @Sendable () -> Date = Date.init
+        configure: (inout HeraldConfiguration) -> Void = { _ in }, now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "herald-test", level: .warning)
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-test-\(UUID().uuidString)", isDirectory: true)
@@ -27,7 +28,7 @@ struct TestServer {
         configuration.pushWorker.isEnabled = false
         configure(&configuration)
         let app = try await HeraldApplication(
-            configuration: configuration, logger: Logger(label: "herald-test", level: .warning), now: now)
+            configuration: configuration, logger: logger, now: now)
         try app.start()
         return TestServer(app: app, client: LoopbackHTTPClient(port: app.port), directory: directory)
     }
@@ -103,9 +104,10 @@ struct PublishAnswer: Decodable {
 func withServer(
     configure: (inout HeraldConfiguration) -> Void = { _ in },
     now: @escaping @Sendable () -> Date = Date.init,
+    logger: Logger = Logger(label: "herald-test", level: .warning),
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(configure: configure, now: now)
+    let server = try await TestServer.start(configure: configure, now: now, logger: logger)
     do {
         try await body(server)
     } catch {
