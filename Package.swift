@@ -19,8 +19,12 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // Shared wire types, catalog and validation (client and server).
+        // Shared wire types, catalog and validation (client and server): all an app links.
         .target(name: "HeraldModel"),
+        // What the server's modules share and an app never needs: the publisher API's types and
+        // their validation, the push policy and push text rules, the HTML sanitizer, JSON shape
+        // checks and the JSON writer.
+        .target(name: "HeraldServerModel", dependencies: ["HeraldModel"]),
         // Hashing, HMAC, random bytes and JWTs over OpenSSL.
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
@@ -28,18 +32,23 @@ let package = Package(
         // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
         .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
-        .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel"]),
-        // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
+        .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel", "HeraldServerModel"]),
+        // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth (Auth/), the HTTP/2 client over
         // libnghttp2 and OpenSSL (Transport/NGHTTP2/) or libcurl multi (Transport/), the APNs
         // client (APNs/), verdicts and retry policy (Delivery/).
         .target(
             name: "HeraldPush",
-            dependencies: ["CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldSocket"]),
+            dependencies: [
+                "CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldSocket",
+            ]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
             name: "HeraldServer",
-            dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush", "HeraldSandbox"]),
+            dependencies: [
+                "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush",
+                "HeraldSandbox",
+            ]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
         // the APNs look-alike on it (APNs/), its key material (Credentials/).
         .target(
@@ -53,24 +62,36 @@ let package = Package(
         // Test clock and strict fakes of every HeraldKit dependency.
         .target(name: "HeraldKitTestSupport", dependencies: ["HeraldKit", "HeraldModel"]),
 
-        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
+        .testTarget(
+            name: "HeraldModelTests",
+            dependencies: ["HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
+        .testTarget(name: "HeraldServerModelTests", dependencies: ["HeraldServerModel", "HeraldModel"]),
         .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldCrypto", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
+        .testTarget(
+            name: "HeraldPushTests",
+            dependencies: ["HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel", "HeraldServerModel"]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore", "HeraldSandbox",
-                "HeraldPush",
+                "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldServerModel",
+                "HeraldStore",
+                "HeraldSandbox", "HeraldPush",
             ]
         ),
         .testTarget(
             name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldCrypto"]),
-        .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
+        // HeraldServerModel only to check the client against the server's push rules.
+        .testTarget(
+            name: "HeraldKitTests",
+            dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldServerModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(
             name: "HeraldKitEndToEndTests",
-            dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport"]
+            dependencies: [
+                "HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport", "HeraldPush",
+                "HeraldServerModel",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -76,38 +76,38 @@ public enum Limits {
 // MARK: - Shared checks
 
 extension ValidationError {
-    static func required(_ field: String) -> ValidationError {
+    package static func required(_ field: String) -> ValidationError {
         ValidationError(field: field, code: "required", message: "\(field) is required.")
     }
 
-    static func tooLong(_ field: String, max: Int, unit: String = "characters") -> ValidationError {
+    package static func tooLong(_ field: String, max: Int, unit: String = "characters") -> ValidationError {
         ValidationError(field: field, code: "too_long", message: "\(field) must be at most \(max) \(unit).")
     }
 
-    static func tooMany(_ field: String, max: Int, what: String) -> ValidationError {
+    package static func tooMany(_ field: String, max: Int, what: String) -> ValidationError {
         ValidationError(field: field, code: "too_many", message: "\(field) must have at most \(max) \(what).")
     }
 
-    static func invalid(_ field: String, _ explanation: String) -> ValidationError {
+    package static func invalid(_ field: String, _ explanation: String) -> ValidationError {
         ValidationError(field: field, code: "invalid", message: "\(field) \(explanation)")
     }
 }
 
-enum Check {
+package enum Check {
     /// Fails with `too_long` when `value` has more than `max` characters.
-    static func maxLength(_ value: String, _ field: String, _ max: Int) throws {
+    package static func maxLength(_ value: String, _ field: String, _ max: Int) throws {
         // Cheap bound first: a string never has more characters than UTF-8 bytes.
         if value.utf8.count > max, value.count > max { throw ValidationError.tooLong(field, max: max) }
     }
 
     /// Fails with `required` when blank and `too_long` when longer than `max`.
-    static func requiredText(_ value: String, _ field: String, max: Int) throws {
+    package static func requiredText(_ value: String, _ field: String, max: Int) throws {
         if value.allSatisfy(\.isWhitespace) { throw ValidationError.required(field) }
         try maxLength(value, field, max)
     }
 
     /// `^[a-z0-9_]+(\.[a-z0-9_-]+)*$`, at most ``Limits/typeMaxLength``.
-    static func isValidType(_ type: String) -> Bool {
+    package static func isValidType(_ type: String) -> Bool {
         let bytes = Array(type.utf8)
         guard !bytes.isEmpty, bytes.count <= Limits.typeMaxLength else { return false }
         var segmentLength = 0
@@ -126,7 +126,7 @@ enum Check {
         return segmentLength > 0
     }
 
-    static func type(_ type: String, _ field: String) throws {
+    package static func type(_ type: String, _ field: String) throws {
         if type.isEmpty { throw ValidationError.required(field) }
         try maxLength(type, field, Limits.typeMaxLength)
         if !isValidType(type) {
@@ -138,7 +138,7 @@ enum Check {
     }
 
     /// 1 to 128 of `A-Z a-z 0-9 . _ : @ -`.
-    static func isValidUserId(_ id: String) -> Bool {
+    package static func isValidUserId(_ id: String) -> Bool {
         let bytes = id.utf8
         guard !bytes.isEmpty, bytes.count <= Limits.userIdMaxLength else { return false }
         return bytes.allSatisfy { byte in
@@ -148,7 +148,7 @@ enum Check {
         }
     }
 
-    static func userId(_ id: String, _ field: String) throws {
+    package static func userId(_ id: String, _ field: String) throws {
         if id.isEmpty { throw ValidationError.required(field) }
         if id.utf8.count > Limits.userIdMaxLength { throw ValidationError.tooLong(field, max: Limits.userIdMaxLength) }
         if !isValidUserId(id) {
@@ -157,17 +157,17 @@ enum Check {
         }
     }
 
-    static func isLowerAlnum(_ byte: UInt8) -> Bool {
+    package static func isLowerAlnum(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
-    static func isASCIIAlnum(_ byte: UInt8) -> Bool {
+    package static func isASCIIAlnum(_ byte: UInt8) -> Bool {
         isLowerAlnum(byte) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// Whether `value` contains whitespace or control characters, which no URL or path may hold.
-    static func hasSpaceOrControl(_ value: String) -> Bool {
+    package static func hasSpaceOrControl(_ value: String) -> Bool {
         value.unicodeScalars.contains { scalar in
             scalar.value <= 0x20 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value <= 0x9F)
                 || scalar.properties.isWhitespace
@@ -175,13 +175,13 @@ enum Check {
     }
 
     /// Whether `value` contains control characters (C0, DEL, C1).
-    static func hasControl(_ value: String) -> Bool {
+    package static func hasControl(_ value: String) -> Bool {
         value.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value <= 0x9F) }
     }
 
     /// The scheme of an absolute URL (`https` of `https://x`), lowercased; `nil` when `value`
     /// does not start with `scheme:`.
-    static func scheme(of value: String) -> String? {
+    package static func scheme(of value: String) -> String? {
         guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let candidate = value.utf8[value.utf8.startIndex..<colon]
         guard let first = candidate.first, isASCIIAlnum(first),
@@ -196,10 +196,10 @@ enum Check {
     }
 
     /// Schemes no link may use: they run code or smuggle content.
-    static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "about", "blob"]
+    package static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "about", "blob"]
 
     /// An `https` URL with a host, at most ``Limits/urlMaxLength``.
-    static func httpsURL(_ value: String, _ field: String) throws {
+    package static func httpsURL(_ value: String, _ field: String) throws {
         if value.isEmpty { throw ValidationError.required(field) }
         try maxLength(value, field, Limits.urlMaxLength)
         guard !hasSpaceOrControl(value), scheme(of: value) == "https",
@@ -211,7 +211,7 @@ enum Check {
     }
 
     /// An in-app path: starts with a single `/`, no spaces, at most ``Limits/urlMaxLength``.
-    static func appPath(_ value: String, _ field: String, max: Int = Limits.urlMaxLength) throws {
+    package static func appPath(_ value: String, _ field: String, max: Int = Limits.urlMaxLength) throws {
         if value.isEmpty { throw ValidationError.required(field) }
         try maxLength(value, field, max)
         if !isAppPath(value) {
@@ -219,12 +219,12 @@ enum Check {
         }
     }
 
-    static func isAppPath(_ value: String) -> Bool {
+    package static func isAppPath(_ value: String) -> Bool {
         value.hasPrefix("/") && !value.hasPrefix("//") && !value.hasPrefix("/\\") && !hasSpaceOrControl(value)
     }
 
     /// An absolute URL with a scheme (not one that runs code), or an in-app path.
-    static func link(_ value: String, _ field: String, max: Int) throws {
+    package static func link(_ value: String, _ field: String, max: Int) throws {
         if value.isEmpty { throw ValidationError.required(field) }
         try maxLength(value, field, max)
         if isAppPath(value) { return }
@@ -239,15 +239,15 @@ enum Check {
 
     /// Whether `identifier` names a real time zone (`Europe/Amsterdam`, `UTC`); abbreviations
     /// such as `PST` and offsets such as `GMT+2` are refused because they are ambiguous.
-    static func isKnownTimeZone(_ identifier: String) -> Bool {
+    package static func isKnownTimeZone(_ identifier: String) -> Bool {
         if identifier == "UTC" || identifier == "GMT" { return true }
         if identifier.hasPrefix("Etc/") { return TimeZone(identifier: identifier) != nil }
         return knownTimeZones.contains(identifier) && TimeZone(identifier: identifier) != nil
     }
 
-    static let knownTimeZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
+    package static let knownTimeZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
 
-    static func timeZone(_ identifier: String, _ field: String) throws {
+    package static func timeZone(_ identifier: String, _ field: String) throws {
         if identifier.isEmpty { throw ValidationError.required(field) }
         if !isKnownTimeZone(identifier) {
             throw ValidationError.invalid(

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// Where a broadcast's fan-out stands.
 public enum BroadcastStatus: String, Codable, Sendable, CaseIterable {

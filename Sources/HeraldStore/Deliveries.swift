@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 import Synchronization
 
 /// Where one push to one device stands.

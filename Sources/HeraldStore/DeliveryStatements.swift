@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The push worker's side of the outbox, as both stores run it: claiming due deliveries and
 /// recording their outcomes, each inside the caller's write transaction.

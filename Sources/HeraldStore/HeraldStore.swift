@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// Everything the server keeps: settings, publisher keys, the inbox with its counters and
 /// live-update log, preferences, devices, analytics events and the app config.

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The inbox statements both stores run the same way: publishing, reading, read and delete
 /// marks, counters and the live-update log. Each function runs inside the caller's

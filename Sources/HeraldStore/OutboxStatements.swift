@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The push delivery rows a publish writes, inside the publish transaction, on either store.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The store's one JSON encoder and decoder: JSON columns (data, detail, push, properties,
 /// preferences fields, app config) and stream-event payloads. Dates are ISO 8601.

@@ -2,6 +2,7 @@ import Foundation
 import HeraldKit
 import HeraldKitTestSupport
 import HeraldModel
+import HeraldServerModel
 import Synchronization
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import HeraldModel
+import HeraldPush
+import HeraldServerModel
 import Testing
 
 /// The publisher's push preview, fetched from the real server, read as a device would.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HeraldModel
+@testable import HeraldServerModel
 
 @Suite("Catalog and push-option safety")
 struct CatalogSafetyTests {

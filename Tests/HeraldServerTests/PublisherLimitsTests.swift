@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 @testable import HeraldServer

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
+import HeraldPush
 import Testing
 
 @Suite("Push preview")

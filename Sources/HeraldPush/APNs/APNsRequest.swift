@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// Builds the APNs request for one delivery, and refuses what APNs would refuse before a byte
 /// is sent.

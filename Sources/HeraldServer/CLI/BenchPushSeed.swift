@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 
 /// The outbox of `scripts/bench-push.sh`: one production APNs device for each of `devices`

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// `herald bench sanitize`: the HTML sanitizer on the inputs that once cost it quadratic time,
 /// one line per input with the best of a few runs, so a release build shows whether each

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

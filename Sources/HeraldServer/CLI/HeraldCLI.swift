@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 
 #if canImport(FoundationNetworking)

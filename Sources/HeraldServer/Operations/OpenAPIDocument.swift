@@ -1,4 +1,6 @@
 import Foundation
+import HeraldPush
+import HeraldServerModel
 
 /// The HTTP contract as an OpenAPI 3.1 document, served at `/openapi.json`.
 enum OpenAPIDocument {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCrypto
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 
 /// `POST /v1/broadcasts` stores a broadcast and answers at once; the ``BroadcastRunner`` fans

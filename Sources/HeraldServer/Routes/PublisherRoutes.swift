@@ -2,6 +2,7 @@ import Foundation
 import HeraldCrypto
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 
 /// `POST /v1/notifications`: one notification per recipient, written with its live events

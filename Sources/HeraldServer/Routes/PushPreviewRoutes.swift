@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldPush
 import HeraldStore
 
 /// `GET /v1/notifications/{id}/push-preview`: the bodies APNs, FCM and Expo would receive for

@@ -1,5 +1,6 @@
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 
 /// The inbox list answer, written from the rows' stored list JSON (no row is decoded) by

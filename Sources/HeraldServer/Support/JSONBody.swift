@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 
 /// Decodes request bodies and encodes answers with the contract's conventions:
 /// camelCase, RFC 3339 times, and a 400 with a message that names the field for bad input.

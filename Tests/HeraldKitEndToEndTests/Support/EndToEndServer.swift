@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldKit
 import HeraldModel
+import HeraldServerModel
 import Synchronization
 import Testing
 

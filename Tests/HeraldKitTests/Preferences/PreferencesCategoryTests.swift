@@ -2,6 +2,7 @@ import Foundation
 import HeraldKit
 import HeraldKitTestSupport
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 @Suite("Notification Preferences: category switches")

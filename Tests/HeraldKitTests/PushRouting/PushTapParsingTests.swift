@@ -1,6 +1,7 @@
 import Foundation
 import HeraldKit
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 @Suite("Push tap: reading the payload")

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCrypto
 import HeraldModel
 import HeraldPush
+import HeraldServerModel
 
 /// Shared inputs of the APNs tests.
 enum APNsFixtures {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCrypto
 import HeraldModel
 import HeraldPush
+import HeraldServerModel
 import Testing
 
 @Suite("APNs request")

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import HeraldPush
+import HeraldServerModel
 import Testing
 
 @Suite("FCM send request")

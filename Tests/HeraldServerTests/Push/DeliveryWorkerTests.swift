@@ -2,6 +2,7 @@ import Foundation
 import HeraldModel
 import HeraldPush
 import HeraldSandbox
+import HeraldServerModel
 import Testing
 
 /// The delivery worker against the APNs look-alike over TLS, end to end through the HTTP API.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import HeraldSandbox
+import HeraldServerModel
 import Testing
 
 /// The delivery worker against the FCM look-alike over TLS, end to end through the HTTP API: the

@@ -1,4 +1,6 @@
 import Foundation
+import HeraldModel
+import HeraldServerModel
 
 /// The push of one notification, built once and written for each provider (PUSH-11, PUSH-12).
 ///

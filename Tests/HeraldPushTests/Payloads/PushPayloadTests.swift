@@ -1,5 +1,7 @@
 import Foundation
 import HeraldModel
+import HeraldPush
+import HeraldServerModel
 import Testing
 
 @Suite("Push payload contract")

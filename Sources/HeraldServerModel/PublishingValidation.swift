@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 extension PublishRequest {
     /// Keys of the push `data` contract that the server fills in; a publisher may not set them.

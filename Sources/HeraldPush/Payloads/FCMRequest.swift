@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// The JSON body of an FCM HTTP v1 `messages:send` request.
 public struct FCMRequest: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Text built as UTF-8 bytes, for the HTML sanitizer, its tokenizer and reference decoder.
 ///
 /// `String.UnicodeScalarView.append(contentsOf:)` copies the whole string on every call, which

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 /// The outside XSS corpora (`../shared/corpora/xss/*.json` next to the package, each a JSON

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Reduces publisher HTML to a safe subset before it is stored and shown on the detail page.
 ///

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// One linear pass over a JSON text that checks what a decoder does not: nesting depth and keys
 /// repeated within one object (compared after escapes are decoded, as Swift strings). It does not
 /// validate syntax: on text that is not JSON it stops and leaves the verdict to the decoder.

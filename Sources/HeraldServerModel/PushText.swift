@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Push title and body as they go to the providers (PUSH-11).
 public enum PushText {

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 /// Checks sanitizer output independently of the sanitizer: every `<` must open one of the

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// One message of an Expo push service request (`POST /--/api/v2/push/send`, up to 100 a batch).
 public struct ExpoMessage: Codable, Sendable, Equatable {

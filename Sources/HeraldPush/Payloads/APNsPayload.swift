@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// The JSON body of an APNs request: `aps` and, beside it at the top level, the push data.
 public struct APNsPayload: Codable, Sendable, Equatable {

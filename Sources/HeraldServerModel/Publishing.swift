@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Push options of a publish request.
 public struct PushOptions: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import HeraldModel
+import HeraldServerModel
 import Testing
 
 @Suite struct JSONShapeTests {

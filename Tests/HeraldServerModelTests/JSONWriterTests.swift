@@ -1,7 +1,8 @@
 import Foundation
+import HeraldModel
 import Testing
 
-@testable import HeraldModel
+@testable import HeraldServerModel
 
 @Suite("JSON writer")
 struct JSONWriterTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Character references of HTML: numeric ones in full, and the named ones rich text and
 /// filter-evasion tricks actually use. An unknown name is left as literal text.

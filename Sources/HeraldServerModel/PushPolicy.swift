@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// What to do with one push for one user.
 public enum PushDecision: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Who a broadcast reaches.
 public enum BroadcastAudience: Codable, Sendable, Equatable {

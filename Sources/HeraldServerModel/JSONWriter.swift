@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// A small JSON writer for the hot paths: the inbox page the server answers most, and the rows
 /// and live events the store writes per recipient when publishing.

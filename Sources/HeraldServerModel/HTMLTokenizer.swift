@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// A small HTML tokenizer after the WHATWG tokenizer states that matter for sanitizing:
 /// tags and attributes (quoted, unquoted, missing values, `/` separators), comments
