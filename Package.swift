@@ -48,7 +48,9 @@ let package = Package(
             dependencies: [
                 "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush",
                 "HeraldSandbox",
-            ]),
+            ],
+            // The HTTP contract, compiled into the binary (no bundle to ship beside it).
+            resources: [.embedInCode("Resources/openapi.json")]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
         // the APNs look-alike on it (APNs/), its key material (Credentials/).
         .target(

@@ -41,6 +41,6 @@ struct OperationRoutes {
     @Sendable func openAPI(_ request: Request, _ context: RequestContext) async throws -> Response {
         Response(
             status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
-            body: .bytes(Array(OpenAPIDocument.served.utf8)))
+            body: .bytes(OpenAPIDocument.bytes))
     }
 }
