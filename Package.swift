@@ -27,12 +27,16 @@ let package = Package(
         .target(name: "HeraldServerModel", dependencies: ["HeraldModel"]),
         // Hashing, HMAC, random bytes and JWTs over OpenSSL.
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
+        // The one logger the application hands to every module (HTTP, store, push, sandbox).
+        .target(name: "HeraldLog"),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
-        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog"]),
         // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
         .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
-        .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel", "HeraldServerModel"]),
+        .target(
+            name: "HeraldStore",
+            dependencies: ["CSQLite", "CPostgres", "HeraldLog", "HeraldModel", "HeraldServerModel"]),
         // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth (Auth/), the HTTP/2 client over
         // libnghttp2 and OpenSSL (Transport/NGHTTP2/) or libcurl multi (Transport/), the APNs
         // client (APNs/), verdicts and retry policy (Delivery/).
@@ -72,7 +76,9 @@ let package = Package(
         .testTarget(
             name: "HeraldPushTests",
             dependencies: ["HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel", "HeraldServerModel"]),
+        .testTarget(
+            name: "HeraldStoreTests",
+            dependencies: ["HeraldStore", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldHTTPTestSupport"]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [

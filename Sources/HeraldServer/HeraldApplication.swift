@@ -30,7 +30,7 @@ public final class HeraldApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let poolSize = configuration.databasePoolSize
-        let store = try store ?? StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize)
+        let store = try store ?? StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize, logger: logger)
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
         let hub = LiveHub(
             counts: { userID in try await store.counts(userID: userID) },

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import HeraldLog
 import Synchronization
 
 /// One dedicated PostgreSQL connection in LISTEN mode on ``PostgresConnection/liveChangeChannel``,
@@ -14,12 +15,14 @@ final class PostgresListener: Sendable {
     static let applicationName = "herald-listen"
 
     private let url: String
+    private let logger: Logger
     private let handler: @Sendable (LiveChange) -> Void
     private let wake: WakePipe
     private let stopping = Mutex(false)
 
-    init(url: String, handler: @escaping @Sendable (LiveChange) -> Void) throws(StoreError) {
+    init(url: String, logger: Logger, handler: @escaping @Sendable (LiveChange) -> Void) throws(StoreError) {
         self.url = url
+        self.logger = logger
         self.handler = handler
         self.wake = try WakePipe()
     }
@@ -42,18 +45,38 @@ final class PostgresListener: Sendable {
 
     private func run() {
         var delay = 0.05
+        var failures = 0
         while !isStopping {
-            guard let session = try? ListeningSession(url: url) else {
+            let session: ListeningSession
+            do {
+                session = try ListeningSession(url: url)
+            } catch {
+                // The first failure in a row is a warning; the retries (every 5 s at most) are debug.
+                failures += 1
+                logger.log(
+                    level: failures == 1 ? .warning : .debug,
+                    "PostgreSQL listener cannot listen; retrying (live updates from other servers wait)",
+                    metadata: [
+                        "error": error.message, "attempt": String(failures), "retry_in_ms": String(Int(delay * 1000)),
+                    ]
+                )
                 wake.wait(seconds: delay)
                 delay = min(delay * 2, 5)
                 continue
             }
             delay = 0.05
             guard !isStopping else { return }
+            if failures > 0 {
+                logger.notice("PostgreSQL listener listening again", metadata: ["attempts": String(failures + 1)])
+            }
+            failures = 0
             // Whatever was committed while no session listened is in the log: every stream
             // catches up (at start-up there is none yet, so this costs nothing).
             handler(.resync)
             watch(session)
+            if !isStopping {
+                logger.warning("PostgreSQL listener lost its session; reconnecting and resyncing streams")
+            }
         }
     }
 
@@ -69,6 +92,10 @@ final class PostgresListener: Sendable {
                 guard payload.hasPrefix(session.schemaPrefix) else { continue }
                 if let change = LiveChangeMessage.decode(String(payload.dropFirst(session.schemaPrefix.count))) {
                     handler(change)
+                } else {
+                    logger.warning(
+                        "PostgreSQL listener ignored a notification it cannot read",
+                        metadata: ["payload": String(payload.prefix(200))])
                 }
             }
             guard session.isConnected else { return }

@@ -2,7 +2,7 @@
 /// NOTIFYs, and each store holds one more connection, its listener, that hears them all.
 extension PostgresStore: LiveChangeSource {
     public func startWatchingChanges(_ handler: @escaping @Sendable (LiveChange) -> Void) throws {
-        let started = try PostgresListener(url: url, handler: handler)
+        let started = try PostgresListener(url: url, logger: logger, handler: handler)
         listener.withLock { listener in
             precondition(listener == nil, "live changes are already watched")
             listener = started

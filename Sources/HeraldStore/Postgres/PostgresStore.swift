@@ -1,4 +1,5 @@
 import Foundation
+import HeraldLog
 import HeraldModel
 import Synchronization
 
@@ -20,6 +21,8 @@ public final class PostgresStore: HeraldStore {
     let listener = Mutex<PostgresListener?>(nil)
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
+    /// The application's logger: the listener's lost sessions and reconnects go here.
+    let logger: Logger
 
     /// Every migration of the PostgreSQL store, oldest first.
     public static var migrations: [Migration] { Migration.all(.postgres) }
@@ -32,15 +35,15 @@ public final class PostgresStore: HeraldStore {
     /// `postgres://herald@127.0.0.1:5432/herald`) and applies pending migrations. Anything
     /// else throws ``StoreError/Code/invalidDatabaseURL``; a database that cannot be reached
     /// throws ``StoreError/Code/unavailable``.
-    public static func open(url: String, pool settings: PostgresPoolSettings = PostgresPoolSettings()) throws
-        -> PostgresStore
-    {
-        try open(url: url, pool: settings, timer: .dispatch)
+    public static func open(
+        url: String, pool settings: PostgresPoolSettings = PostgresPoolSettings(), logger: Logger = .disabled
+    ) throws -> PostgresStore {
+        try open(url: url, pool: settings, timer: .dispatch, logger: logger)
     }
 
-    static func open(url: String, pool settings: PostgresPoolSettings, timer: PostgresPoolTimer) throws
-        -> PostgresStore
-    {
+    static func open(
+        url: String, pool settings: PostgresPoolSettings, timer: PostgresPoolTimer, logger: Logger = .disabled
+    ) throws -> PostgresStore {
         guard isPostgresURL(url) else {
             throw StoreError(
                 code: .invalidDatabaseURL,
@@ -48,7 +51,7 @@ public final class PostgresStore: HeraldStore {
         }
         let connectTimeout = settings.connectTimeoutSeconds
         return try PostgresStore(
-            url: url,
+            url: url, logger: logger,
             pool: PostgresConnectionPool(settings: settings, timer: timer) { () throws(StoreError) in
                 try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeout)
             })
@@ -59,7 +62,8 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(url: String, pool: PostgresConnectionPool) throws {
+    private init(url: String, logger: Logger, pool: PostgresConnectionPool) throws {
+        self.logger = logger
         self.url = url
         self.pool = pool
         appliedMigrations = try pool.runBlocking { db in try Self.migrate(db) }

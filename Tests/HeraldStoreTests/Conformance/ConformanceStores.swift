@@ -1,4 +1,5 @@
 import Foundation
+import HeraldLog
 import HeraldModel
 import Testing
 
@@ -52,8 +53,8 @@ enum PostgresTestDatabase {
     }
 
     /// Opens a store (connecting and migrating) off the cooperative pool.
-    static func open(_ url: String) async throws -> PostgresStore {
-        try await offCooperativePool { try PostgresStore.open(url: url) }
+    static func open(_ url: String, logger: Logger = .disabled) async throws -> PostgresStore {
+        try await offCooperativePool { try PostgresStore.open(url: url, logger: logger) }
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import HeraldHTTPTestSupport
+import HeraldLog
 import HeraldModel
 import Synchronization
 import Testing
@@ -144,11 +146,14 @@ struct PostgresLiveChangeTests {
         }
     }
 
-    @Test("after its connection is terminated the listener reconnects, reports a resync and hears the next publish")
+    @Test(
+        "after its connection is terminated the listener reconnects, reports a resync, hears the next publish and logs the loss"
+    )
     func listenerReconnects() async throws {
         try await PostgresTestDatabase.withSchema { url in
             let writer = try await PostgresTestDatabase.open(url)
-            let listening = try await PostgresTestDatabase.open(url)
+            let log = CapturingLogHandler()
+            let listening = try await PostgresTestDatabase.open(url, logger: log.logger())
             let heard = HeardChanges()
             try listening.startWatchingChanges { heard.append($0) }
             defer { listening.stopWatchingChanges() }
@@ -169,6 +174,10 @@ struct PostgresLiveChangeTests {
             try await heard.waitFor("the publish after reconnecting") {
                 $0 == .events(userIDs: ["alice"], throughSeq: seq)
             }
+            // The application's logger heard it: a lost session no longer vanishes.
+            let lost = log.entries("PostgreSQL listener lost its session; reconnecting and resyncing streams")
+            #expect(lost.count == 1)
+            #expect(lost.first?.level == .warning)
         }
     }
 }

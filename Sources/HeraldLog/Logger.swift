@@ -39,6 +39,9 @@ public struct Logger: Sendable {
         self.metadata = [:]
     }
 
+    /// A logger that writes nothing, for code run where nobody reads a log (tests, one-shot tools).
+    public static let disabled = Logger(label: "disabled", level: .critical, handler: NullLogHandler())
+
     public subscript(metadataKey key: String) -> String? {
         get { metadata[key] }
         set { metadata[key] = newValue }
