@@ -12,15 +12,9 @@ public final class HeraldApplication: Sendable {
     let router: Router
     private let http: HTTPServer
     private let logger: Logger
-    private let worker: DeliveryWorker
     private let senders: PushSenders
-    private let workerTask = Mutex<Task<Void, Never>?>(nil)
-    private let receiptPoller: ExpoReceiptPoller?
-    private let tokenKeeper: ProviderTokenKeeper?
-    private let receiptPollerTask = Mutex<Task<Void, Never>?>(nil)
-    private let broadcastRunner: BroadcastRunner
-    private let broadcastTask = Mutex<Task<Void, Never>?>(nil)
-    private let background = Mutex<[Task<Void, Never>]>([])
+    /// Every long-lived job, started together after the HTTP server and stopped in reverse order.
+    let jobs: ServiceGroup
 
     /// Opens the database (applying migrations) and builds the routes; call ``start()`` to listen.
     public init(
@@ -57,7 +51,7 @@ public final class HeraldApplication: Sendable {
             apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo,
             engine: configuration.pushHTTPEngine, now: now)
         self.senders = senders
-        self.receiptPoller = senders.expo.map { client in
+        let receiptPoller = senders.expo.map { client in
             ExpoReceiptPoller(
                 store: store, client: client, settings: configuration.expo,
                 policy: RetryPolicy(
@@ -65,16 +59,21 @@ public final class HeraldApplication: Sendable {
                     maxAttempts: configuration.pushWorker.maxAttempts),
                 lease: configuration.pushWorker.lease, metrics: pushMetrics, logger: logger, now: now)
         }
-        self.tokenKeeper = senders.apnsProviderToken.map { token in
+        let tokenKeeper = senders.apnsProviderToken.map { token in
             ProviderTokenKeeper(store: store, token: token, logger: logger, now: now)
         }
-        self.worker = DeliveryWorker(
+        let worker = DeliveryWorker(
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
             logger: logger, now: now)
-        self.broadcastRunner = BroadcastRunner(
+        let broadcastRunner = BroadcastRunner(
             store: store, hub: hub, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
             settings: configuration.broadcasts, logger: logger, now: now)
         self.services = services
+        self.jobs = ServiceGroup(
+            Self.jobs(
+                configuration, services: services, worker: worker, tokenKeeper: tokenKeeper,
+                receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, logger: logger),
+            logger: logger)
         self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
 
         var http = HTTPServerConfiguration()
@@ -122,88 +121,60 @@ public final class HeraldApplication: Sendable {
     /// Every (method, path pattern) the server answers.
     public var routes: [(method: HTTPMethod, pattern: String)] { router.routes }
 
-    /// Starts listening and the background jobs (the delivery worker and the Expo receipt poller;
-    /// the broadcast runner; heartbeats; hourly pruning of the event log and of expired
-    /// idempotency claims).
+    /// The long-lived jobs, in start order (they stop in reverse): stream heartbeats, the stream
+    /// expiry sweep and hourly pruning of the event log and of expired idempotency claims; with
+    /// push on, the provider-token keeper, the delivery worker and the Expo receipt poller; with
+    /// broadcasts on, the broadcast runner.
+    private static func jobs(
+        _ configuration: HeraldConfiguration, services: Services, worker: DeliveryWorker,
+        tokenKeeper: ProviderTokenKeeper?, receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
+        logger: Logger
+    ) -> [any Service] {
+        let hub = services.hub
+        let store = services.store
+        let now = services.now
+        let retention = configuration.streamRetention
+        var jobs: [any Service] = [
+            PeriodicService(name: "stream heartbeats", interval: configuration.heartbeatInterval) {
+                hub.heartbeat(now: now())
+            },
+            PeriodicService(name: "stream expiry", interval: .seconds(1)) { hub.endExpired(now: now()) },
+            PeriodicService(name: "pruning", interval: .seconds(3600), atStart: true) {
+                let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
+                let claimsCutoff = now().addingTimeInterval(-PublisherRoutes.idempotencyWindow)
+                do {
+                    _ = try await store.pruneStreamEvents(olderThan: cutoff)
+                    _ = try await store.pruneIdempotencyKeys(olderThan: claimsCutoff)
+                } catch {
+                    logger.warning("pruning failed", metadata: ["error": "\(error)"])
+                }
+            },
+        ]
+        if configuration.pushWorker.isEnabled {
+            if let tokenKeeper { jobs.append(tokenKeeper) }
+            jobs.append(DeliveryService(worker: worker, tokenKeeper: tokenKeeper))
+            if let receiptPoller { jobs.append(receiptPoller) }
+        }
+        if configuration.broadcasts.isEnabled { jobs.append(broadcastRunner) }
+        return jobs
+    }
+
+    /// Starts listening, then the long-lived jobs (see ``jobs``).
     public func start() throws {
         if let changes = services.store as? any LiveChangeSource {
             // Before listening, so no stream opens before changes of other processes are heard.
             try changes.startWatchingChanges { [hub = services.hub] change in hub.receive(change) }
         }
         try http.start()
-        if configuration.pushWorker.isEnabled {
-            let worker = worker
-            let keeper = tokenKeeper
-            // The first send goes out with the token the other servers on this database use.
-            workerTask.withLock {
-                $0 = Task.detached {
-                    await keeper?.refresh()
-                    await worker.run()
-                }
-            }
-            if let keeper {
-                background.withLock { $0.append(Task.detached { await keeper.run() }) }
-            }
-            if let receiptPoller {
-                receiptPollerTask.withLock { $0 = Task.detached { await receiptPoller.run() } }
-            }
-        }
-        if configuration.broadcasts.isEnabled {
-            let runner = broadcastRunner
-            broadcastTask.withLock { $0 = Task.detached { await runner.run() } }
-        }
-        let hub = services.hub
-        let store = services.store
-        let heartbeat = configuration.heartbeatInterval
-        let retention = configuration.streamRetention
-        let logger = logger
-        let now = services.now
-        background.withLock { tasks in
-            tasks.append(
-                Task.detached {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeat)
-                        hub.heartbeat(now: now())
-                    }
-                })
-            tasks.append(
-                Task.detached {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(1))
-                        hub.endExpired(now: now())
-                    }
-                })
-            tasks.append(
-                Task.detached {
-                    while !Task.isCancelled {
-                        let cutoff = now().addingTimeInterval(-Double(retention.components.seconds))
-                        let claimsCutoff = now().addingTimeInterval(-PublisherRoutes.idempotencyWindow)
-                        do {
-                            _ = try await store.pruneStreamEvents(olderThan: cutoff)
-                            _ = try await store.pruneIdempotencyKeys(olderThan: claimsCutoff)
-                        } catch {
-                            logger.warning("pruning failed", metadata: ["error": "\(error)"])
-                        }
-                        try? await Task.sleep(for: .seconds(3600))
-                    }
-                })
-        }
+        jobs.start()
     }
 
-    /// Graceful stop: no new connections, in-flight requests and sends finish, streams end; the
-    /// broadcast runner finishes its chunk and hands its broadcast back for the next start.
+    /// Graceful stop: the jobs stop in reverse order (the broadcast runner finishes its chunk and
+    /// hands its broadcast back for the next start; in-flight sends finish and are recorded), then
+    /// no new connections, in-flight requests finish and streams end.
     public func stop() async {
-        broadcastRunner.stop()
-        await broadcastTask.withLock { $0 }?.value
-        worker.stop()
-        receiptPoller?.stop()
-        await workerTask.withLock { $0 }?.value
-        await receiptPollerTask.withLock { $0 }?.value
+        await jobs.stop()
         await senders.shutdown()
-        for task in background.withLock({ tasks in
-            defer { tasks = [] }
-            return tasks
-        }) { task.cancel() }
         (services.store as? any LiveChangeSource)?.stopWatchingChanges()
         services.hub.closeAll()
         await http.stop()
