@@ -12,6 +12,8 @@ public struct RequestContext: Sendable {
     /// The matched route pattern, e.g. "/v1/me/notifications/{id}"; nil when no route matched.
     public var route: String?
     public var startTime: ContinuousClock.Instant
+    /// What middleware found out about the request (the caller's identity, say), by type.
+    private var values: [ObjectIdentifier: any Sendable] = [:]
 
     public init(
         requestID: String,
@@ -25,6 +27,13 @@ public struct RequestContext: Sendable {
         self.parameters = parameters
         self.route = route
         self.startTime = startTime
+    }
+
+    /// The value of type `Value` a middleware stored for this request, e.g.
+    /// `context[UserIdentity.self]`; one value per type.
+    public subscript<Value: Sendable>(_ type: Value.Type) -> Value? {
+        get { values[ObjectIdentifier(type)] as? Value }
+        set { values[ObjectIdentifier(type)] = newValue }
     }
 }
 

@@ -182,6 +182,42 @@ import Testing
         }
     }
 
+    @Test func groupMiddlewareRunsAroundItsRoutesOnlyAndPassesValuesInTheContext() async throws {
+        struct Caller: Sendable { let name: String }
+        /// Lets a request through with its `X-Caller` in the context, or answers 401.
+        struct RequireCaller: Middleware {
+            func handle(
+                _ request: Request,
+                context: RequestContext,
+                next: @Sendable (Request, RequestContext) async throws -> Response
+            ) async throws -> Response {
+                guard let name = request.headers["X-Caller"] else {
+                    throw HTTPError(401, code: "unauthenticated", message: "Who are you?")
+                }
+                var context = context
+                context[Caller.self] = Caller(name: name)
+                return try await next(request, context)
+            }
+        }
+        try await withServer { router in
+            router.add(.GET, "/open") { _, context in .text(context[Caller.self]?.name ?? "nobody") }
+            router.group(RequireCaller()) { group in
+                group.add(.GET, "/closed/{id}") { _, context in
+                    .text("\(context[Caller.self]?.name ?? "?") \(context.parameters["id"] ?? "?")")
+                }
+            }
+        } _: { server in
+            #expect(try await server.client.request("GET", "/open").text == "nobody")
+            let refused = try await server.client.request("GET", "/closed/7")
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "unauthenticated")
+            let served = try await server.client.request("GET", "/closed/7", headers: [("X-Caller", "ada")])
+            #expect(served.text == "ada 7")
+            // Matching comes first: a wrong method is 405 before the group's middleware runs.
+            #expect(try await server.client.request("POST", "/closed/7").status == 405)
+        }
+    }
+
     @Test func accessLogWritesOneLinePerRequest() async throws {
         try await withServer { router in
             router.add(middleware: AccessLogMiddleware())

@@ -50,6 +50,20 @@ public struct Router: Responder {
         middlewares.append(middleware)
     }
 
+    /// Adds the routes `build` adds to a group whose `middleware` (authentication, say) runs
+    /// around each of its handlers, after the router's own middleware.
+    public mutating func group(_ middleware: any Middleware..., build: (inout RouterGroup) -> Void) {
+        var group = RouterGroup(middleware: middleware)
+        build(&group)
+        for route in group.routes {
+            let chain = group.middleware
+            let handler = route.handler
+            add(route.method, route.pattern) { request, context in
+                try await RouterGroup.run(chain[...], request, context, handler)
+            }
+        }
+    }
+
     /// Every route, in the order added.
     public var routes: [(method: HTTPMethod, pattern: String)] { routeList }
 
@@ -178,5 +192,30 @@ public struct Router: Responder {
 
     static func isParameter(_ segment: Substring) -> Bool {
         segment.count > 2 && segment.first == "{" && segment.last == "}"
+    }
+}
+
+/// Routes that share middleware (see ``Router/group(_:build:)``).
+public struct RouterGroup {
+    fileprivate let middleware: [any Middleware]
+    fileprivate var routes: [(method: HTTPMethod, pattern: String, handler: Router.Handler)] = []
+
+    fileprivate init(middleware: [any Middleware]) {
+        self.middleware = middleware
+    }
+
+    /// Adds a route, as ``Router/add(_:_:_:)`` does, behind the group's middleware.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
+        routes.append((method, pattern, handler))
+    }
+
+    fileprivate static func run(
+        _ chain: ArraySlice<any Middleware>, _ request: Request, _ context: RequestContext,
+        _ handler: @escaping Router.Handler
+    ) async throws -> Response {
+        guard let first = chain.first else { return try await handler(request, context) }
+        return try await first.handle(request, context: context) { request, context in
+            try await run(chain.dropFirst(), request, context, handler)
+        }
     }
 }

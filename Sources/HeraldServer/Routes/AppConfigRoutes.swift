@@ -9,7 +9,9 @@ struct AppConfigRoutes {
 
     func register(in router: inout Router) {
         router.add(.GET, "/v1/app-config", read)
-        router.add(.PUT, "/v1/app-config", replace)
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.PUT, "/v1/app-config", replace)
+        }
     }
 
     @Sendable func read(_ request: Request, _ context: RequestContext) async throws -> Response {
@@ -35,7 +37,6 @@ struct AppConfigRoutes {
     }
 
     @Sendable func replace(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         let document = try JSONBody.decode(AppConfigDocument.self, from: request)
         try document.validate()
         try await services.store.setAppConfig(document, at: services.now())

@@ -12,13 +12,15 @@ struct BroadcastRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.POST, "/v1/broadcasts", create)
-        router.add(.GET, "/v1/broadcasts", list)
-        router.add(.GET, "/v1/broadcasts/{id}", show)
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.POST, "/v1/broadcasts", create)
+            group.add(.GET, "/v1/broadcasts", list)
+            group.add(.GET, "/v1/broadcasts/{id}", show)
+        }
     }
 
     @Sendable func create(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let key = try await services.auth.publisher(request)
+        let key = try context.publisher
         let idempotencyKey = try PublisherRoutes.idempotencyKey(request)
         var broadcast = try JSONBody.decode(BroadcastRequest.self, from: request)
         try broadcast.validate()
@@ -66,7 +68,6 @@ struct BroadcastRoutes {
     }
 
     @Sendable func show(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         guard let record = try await services.store.broadcast(id: context.parameter("id")) else {
             throw HTTPError(404, code: "not_found", message: "No broadcast has this id.")
         }
@@ -74,7 +75,6 @@ struct BroadcastRoutes {
     }
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         let limit = try InboxRoutes.limit(request.query["limit"])
         let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
             if raw.isEmpty { return nil }

@@ -8,11 +8,12 @@ struct DeliveryRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.GET, "/v1/notifications/{id}/deliveries", list)
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/notifications/{id}/deliveries", list)
+        }
     }
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         let id = context.parameter("id")
         guard try await services.store.publishedNotification(id: id) != nil else {
             throw HTTPError.notificationNotFound

@@ -7,14 +7,18 @@ struct DeviceRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.POST, "/v1/me/devices", registerDevice)
-        router.add(.DELETE, "/v1/me/devices/{token}", unregister)
-        router.add(.GET, "/v1/users/{id}/devices", list)
-        router.add(.DELETE, "/v1/users/{id}/devices/{token}", remove)
+        router.group(UserAuthentication(auth: services.auth)) { group in
+            group.add(.POST, "/v1/me/devices", registerDevice)
+            group.add(.DELETE, "/v1/me/devices/{token}", unregister)
+        }
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/users/{id}/devices", list)
+            group.add(.DELETE, "/v1/users/{id}/devices/{token}", remove)
+        }
     }
 
     @Sendable func registerDevice(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let registration = try JSONBody.decode(DeviceRegistration.self, from: request)
         try registration.validate()
         let device = try await services.store.upsertDevice(
@@ -24,19 +28,17 @@ struct DeviceRoutes {
 
     /// PUSH-13: sign-out removes the token. Idempotent; another user's token is never touched.
     @Sendable func unregister(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         _ = try await deleteDevice(of: userID, token: context.parameter("token"))
         return .noContent()
     }
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         let userID = try Self.userID(context)
         return try Response.json(DeviceList(items: try await services.store.devices(userID: userID)))
     }
 
     @Sendable func remove(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         let userID = try Self.userID(context)
         guard try await deleteDevice(of: userID, token: context.parameter("token")) else {
             throw HTTPError(404, code: "not_found", message: "No such device for this user.")

@@ -7,11 +7,13 @@ struct EventRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.POST, "/v1/me/events", ingest)
+        router.group(UserAuthentication(auth: services.auth)) { group in
+            group.add(.POST, "/v1/me/events", ingest)
+        }
     }
 
     @Sendable func ingest(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let batch = try JSONBody.decode(AnalyticsEventBatch.self, from: request)
         try batch.validate()
         try await services.store.insertEvents(userID: userID, batch.events, receivedAt: services.now())

@@ -12,16 +12,18 @@ struct InboxRoutes {
     static let maxLimit = 100
 
     func register(in router: inout Router) {
-        router.add(.GET, "/v1/me/notifications", list)
-        router.add(.POST, "/v1/me/notifications/seen", markAllSeen)
-        router.add(.GET, "/v1/me/notifications/{id}", detail)
-        router.add(.POST, "/v1/me/notifications/{id}/read", markRead)
-        router.add(.DELETE, "/v1/me/notifications/{id}", delete)
-        router.add(.GET, "/v1/me/counts", counts)
+        router.group(UserAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/me/notifications", list)
+            group.add(.POST, "/v1/me/notifications/seen", markAllSeen)
+            group.add(.GET, "/v1/me/notifications/{id}", detail)
+            group.add(.POST, "/v1/me/notifications/{id}/read", markRead)
+            group.add(.DELETE, "/v1/me/notifications/{id}", delete)
+            group.add(.GET, "/v1/me/counts", counts)
+        }
     }
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let limit = try Self.limit(request.query["limit"])
         let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
             if raw.isEmpty { return nil }
@@ -37,7 +39,7 @@ struct InboxRoutes {
     }
 
     @Sendable func detail(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         guard let item = try await services.store.notification(userID: userID, id: context.parameter("id")) else {
             throw HTTPError.notificationNotFound
         }
@@ -50,7 +52,7 @@ struct InboxRoutes {
     }
 
     @Sendable func markAllSeen(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let counts = try await services.store.markAllSeen(userID: userID, at: services.now())
         services.hub.countsChanged(for: userID)
         return try Response.json(counts)
@@ -62,7 +64,7 @@ struct InboxRoutes {
     }
 
     @Sendable func counts(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         return try Response.json(try await services.store.counts(userID: userID))
     }
 
@@ -72,7 +74,7 @@ struct InboxRoutes {
         _ request: Request, _ context: RequestContext,
         _ apply: (_ userID: String, _ id: String, _ at: Date) async throws -> ChangeOutcome?
     ) async throws -> ChangeOutcome {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         guard let outcome = try await apply(userID, context.parameter("id"), services.now()) else {
             throw HTTPError.notificationNotFound
         }

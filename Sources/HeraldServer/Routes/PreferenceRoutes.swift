@@ -7,19 +7,21 @@ struct PreferenceRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.GET, "/v1/me/preferences", read)
-        router.add(.PATCH, "/v1/me/preferences", patch)
-        router.add(.POST, "/v1/me/permission", recordDecision)
-        router.add(.POST, "/v1/me/permission/sync", sync)
+        router.group(UserAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/me/preferences", read)
+            group.add(.PATCH, "/v1/me/preferences", patch)
+            group.add(.POST, "/v1/me/permission", recordDecision)
+            group.add(.POST, "/v1/me/permission/sync", sync)
+        }
     }
 
     @Sendable func read(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         return try Response.json(try await services.preferences(of: userID))
     }
 
     @Sendable func patch(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let patch = try JSONBody.decode(PreferencesPatch.self, from: request)
         try patch.validate(catalog: services.appConfig.catalog)
         let saved = try await services.updatePreferences(of: userID) { $0 = $0.applying(patch) }
@@ -27,7 +29,7 @@ struct PreferenceRoutes {
     }
 
     @Sendable func recordDecision(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let decision = try JSONBody.decode(PermissionDecision.self, from: request)
         let saved = try await services.updatePreferences(of: userID) { $0 = $0.recording(decision: decision.granted) }
         return try Response.json(saved)
@@ -35,7 +37,7 @@ struct PreferenceRoutes {
 
     /// SYNC-01..03: the OS status read at app start brings the stored switch in line.
     @Sendable func sync(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try services.auth.user(request)
+        let userID = try context.user.id
         let sync = try JSONBody.decode(PermissionSync.self, from: request)
         let current = try await services.preferences(of: userID)
         guard current.syncing(status: sync.status) != nil else {

@@ -15,11 +15,13 @@ struct PublisherRoutes {
     static let maxIdempotencyKeyLength = 255
 
     func register(in router: inout Router) {
-        router.add(.POST, "/v1/notifications", publish)
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.POST, "/v1/notifications", publish)
+        }
     }
 
     @Sendable func publish(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let key = try await services.auth.publisher(request)
+        let key = try context.publisher
         let idempotencyKey = try Self.idempotencyKey(request)
         var publish = try JSONBody.decode(PublishRequest.self, from: request)
         try publish.validate()

@@ -11,11 +11,12 @@ struct PushPreviewRoutes {
     let services: Services
 
     func register(in router: inout Router) {
-        router.add(.GET, "/v1/notifications/{id}/push-preview", preview)
+        router.group(PublisherAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/notifications/{id}/push-preview", preview)
+        }
     }
 
     @Sendable func preview(_ request: Request, _ context: RequestContext) async throws -> Response {
-        _ = try await services.auth.publisher(request)
         guard let stored = try await services.store.publishedNotification(id: context.parameter("id")) else {
             throw HTTPError.notificationNotFound
         }

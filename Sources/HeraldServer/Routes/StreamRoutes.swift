@@ -17,11 +17,14 @@ struct StreamRoutes {
     static let maxReplay = 500
 
     func register(in router: inout Router) {
-        router.add(.GET, "/v1/me/stream", open)
+        router.group(UserAuthentication(auth: services.auth)) { group in
+            group.add(.GET, "/v1/me/stream", open)
+        }
     }
 
     @Sendable func open(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let (userID, expires) = try services.auth.session(request)
+        let user = try context.user
+        let (userID, expires) = (user.id, user.expires)
         let resumeAfter = try Self.lastEventID(request)
         let stream = ResponseStream()
         let subscriber = LiveSubscriber(userID: userID, stream: stream, expires: expires)
