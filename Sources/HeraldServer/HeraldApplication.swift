@@ -66,7 +66,7 @@ public final class HeraldApplication: Sendable {
             store: store, senders: senders, settings: configuration.pushWorker, metrics: pushMetrics, signal: wake,
             logger: logger, now: now)
         let broadcastRunner = BroadcastRunner(
-            store: store, hub: hub, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
+            store: store, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
             settings: configuration.broadcasts, logger: logger, now: now)
         self.services = services
         self.jobs = ServiceGroup(

@@ -30,8 +30,8 @@ protocol StoreConnection {
     /// same name waits for this one to end. A no-op where one writer at a time is the rule.
     func holdLock(_ name: String) throws(StoreError)
 
-    /// Tells the other processes sharing the database of `change` once the transaction
-    /// commits (nothing if it rolls back); a no-op for a store of one process.
+    /// Reports `change` once the transaction commits (nothing if it rolls back): to this store's
+    /// ``ChangeFeed``, and on PostgreSQL to the other processes sharing the database too.
     func announce(_ change: LiveChange) throws(StoreError)
 
     func execute(_ sql: SQL) throws(StoreError)
@@ -86,7 +86,9 @@ extension SQLiteConnection: StoreConnection {
     func holdLock(_ name: String) throws(StoreError) {}
 
     /// A no-op: one process holds a SQLite database, and its hub hears every change itself.
-    func announce(_ change: LiveChange) throws(StoreError) {}
+    func announce(_ change: LiveChange) throws(StoreError) {
+        pendingChanges.announce(change, to: feed)
+    }
 
     func change(_ sql: SQL) throws(StoreError) -> Int {
         try execute(sql)

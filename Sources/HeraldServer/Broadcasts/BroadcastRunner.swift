@@ -5,7 +5,8 @@ import Synchronization
 
 /// Fans broadcasts out in the background, never inside a request: claims the oldest due one,
 /// writes it chunk by chunk through the store (each chunk one transaction that also moves its
-/// cursor), and after each chunk tells the live hub and wakes the delivery worker.
+/// cursor), and after each chunk wakes the delivery worker (the store's change feed tells the
+/// live hub).
 ///
 /// It wakes when a broadcast is created and at least every `wakeInterval`. ``stop()`` lets the
 /// chunk in progress finish and hands the broadcast back, so the next runner resumes it from
@@ -15,7 +16,6 @@ final class BroadcastRunner: Sendable {
     static let fanOutFailed = "fan_out_failed"
 
     private let store: any HeraldStore
-    private let hub: LiveHub
     private let appConfig: AppConfigState
     private let deliveryWake: WakeSignal
     private let signal: WakeSignal
@@ -25,11 +25,10 @@ final class BroadcastRunner: Sendable {
     private let stopping = Atomic<Bool>(false)
 
     init(
-        store: any HeraldStore, hub: LiveHub, appConfig: AppConfigState, deliveryWake: WakeSignal,
+        store: any HeraldStore, appConfig: AppConfigState, deliveryWake: WakeSignal,
         signal: WakeSignal, settings: BroadcastSettings, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
-        self.hub = hub
         self.appConfig = appConfig
         self.deliveryWake = deliveryWake
         self.signal = signal
@@ -71,8 +70,6 @@ final class BroadcastRunner: Sendable {
                         catalog: appConfig.catalog, now: now(), lease: settings.lease)
                 else { return true }  // taken over after the lease ran out
                 failures = 0
-                hub.publish(chunk.events)
-                for userID in chunk.counts.keys { hub.countsChanged(for: userID) }
                 if chunk.wroteDeliveries { deliveryWake.wake() }
                 if chunk.broadcast.status != .running { return true }
             } catch {

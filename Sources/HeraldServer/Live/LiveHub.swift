@@ -84,13 +84,6 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// Events were logged by this process: their users' streams catch up.
-    func publish(_ events: [StreamEventRecord]) {
-        var through: [String: Int64] = [:]
-        for event in events { through[event.userID] = max(through[event.userID] ?? 0, event.seq) }
-        for (userID, seq) in through { eventsLogged(for: userID, through: seq) }
-    }
-
     /// A change committed by any process sharing the store (see ``LiveChange``).
     func receive(_ change: LiveChange) {
         switch change {

@@ -54,7 +54,6 @@ struct InboxRoutes {
     @Sendable func markAllSeen(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try context.user.id
         let counts = try await services.store.markAllSeen(userID: userID, at: services.now())
-        services.hub.countsChanged(for: userID)
         return try Response.json(counts)
     }
 
@@ -69,7 +68,7 @@ struct InboxRoutes {
     }
 
     /// Applies a change to the caller's notification `{id}` (404 when it is not theirs, deleted
-    /// or hidden) and tells their open streams.
+    /// or hidden); the store's change feed tells their open streams.
     private func change(
         _ request: Request, _ context: RequestContext,
         _ apply: (_ userID: String, _ id: String, _ at: Date) async throws -> ChangeOutcome?
@@ -77,10 +76,6 @@ struct InboxRoutes {
         let userID = try context.user.id
         guard let outcome = try await apply(userID, context.parameter("id"), services.now()) else {
             throw HTTPError.notificationNotFound
-        }
-        if let event = outcome.event {
-            services.hub.publish([event])
-            services.hub.countsChanged(for: userID)
         }
         return outcome
     }

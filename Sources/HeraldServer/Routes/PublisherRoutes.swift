@@ -44,9 +44,8 @@ struct PublisherRoutes {
                 notBefore: now.addingTimeInterval(-Self.idempotencyWindow))
         }
         switch try await services.store.publish(notifications, catalog: catalog, idempotency: claim) {
-        case .created(let events, let counts):
-            services.hub.publish(events)
-            for userID in counts.keys { services.hub.countsChanged(for: userID) }
+        case .created:
+            // The store's change feed tells the recipients' open streams once this commits.
             if publish.push?.send == true { services.deliveryWake.wake() }
             let published = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
             return try Response.json(PublishResponse(notifications: published), status: 202)

@@ -10,9 +10,9 @@ public enum LiveChange: Sendable, Equatable {
     case resync
 }
 
-/// A store that other processes may write to at once, and that reports every committed change
-/// (see ``LiveChange``) so this process's open streams hear of them. A store used by one
-/// process alone (SQLite) has nothing to report and is not one.
+/// A store that reports every committed change a user can see (see ``LiveChange``), its own
+/// writes' and, on a database several processes share, theirs too, so this process's open
+/// streams hear of them: the live hub's one input.
 public protocol LiveChangeSource: Sendable {
     /// Starts reporting changes to `handler`, from a thread of the store's own, until
     /// ``stopWatchingChanges()``. Called at most once; throws when the watching cannot be set up.

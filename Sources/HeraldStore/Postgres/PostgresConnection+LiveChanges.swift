@@ -9,6 +9,7 @@ extension PostgresConnection {
 
     /// `pg_notify` is transactional: the listeners hear it at commit, in commit order.
     func announce(_ change: LiveChange) throws(StoreError) {
+        pendingChanges.announce(change, to: feed)
         for message in LiveChangeMessage.encode(change) {
             try execute(
                 "SELECT pg_notify(\(Self.liveChangeChannel), current_schema() || ' ' || \(message))")

@@ -18,6 +18,10 @@ final class PostgresConnection {
     private var abandoned = false
     /// The names of the statements prepared on this session, by SQL text.
     private var prepared: [String: String] = [:]
+    /// Where committed changes go (the store's feed).
+    var feed: ChangeFeed?
+    /// What the transaction in progress announced.
+    var pendingChanges = PendingChanges()
     /// Statements prepared per session at most; beyond, statements are planned at each run.
     static let maxPreparedStatements = 256
 
@@ -174,14 +178,17 @@ final class PostgresConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try executeUncached("BEGIN")
+        pendingChanges.begin()
         let result: T
         do {
             result = try body()
             try executeUncached("COMMIT")
         } catch {
+            pendingChanges.rollback()
             rollback()
             throw error
         }
+        pendingChanges.commit(to: feed)
         return result
     }
 

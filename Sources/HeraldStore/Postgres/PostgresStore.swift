@@ -19,6 +19,8 @@ public final class PostgresStore: HeraldStore {
     let url: String
     /// The live-change listener, while changes are watched (see `PostgresStore+LiveChanges.swift`).
     let listener = Mutex<PostgresListener?>(nil)
+    /// The changes this process's own transactions commit (the listener hears the others').
+    let feed: ChangeFeed
     /// The migration versions applied when this store opened (empty when the schema was already current).
     public let appliedMigrations: [Int]
     /// The application's logger: the listener's lost sessions and reconnects go here.
@@ -50,10 +52,13 @@ public final class PostgresStore: HeraldStore {
                 message: "unsupported database URL scheme; expected postgres://user@host:port/database")
         }
         let connectTimeout = settings.connectTimeoutSeconds
+        let feed = ChangeFeed()
         return try PostgresStore(
-            url: url, logger: logger,
+            url: url, logger: logger, feed: feed,
             pool: PostgresConnectionPool(settings: settings, timer: timer) { () throws(StoreError) in
-                try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeout)
+                let connection = try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeout)
+                connection.feed = feed
+                return connection
             })
     }
 
@@ -62,8 +67,9 @@ public final class PostgresStore: HeraldStore {
         url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
     }
 
-    private init(url: String, logger: Logger, pool: PostgresConnectionPool) throws {
+    private init(url: String, logger: Logger, feed: ChangeFeed, pool: PostgresConnectionPool) throws {
         self.logger = logger
+        self.feed = feed
         self.url = url
         self.pool = pool
         appliedMigrations = try pool.runBlocking { db in try Self.migrate(db) }

@@ -10,6 +10,10 @@ final class SQLiteConnection {
     /// Prepared statements keyed by SQL text. Statement texts never hold values, so the
     /// number of keys is bounded by the store's code paths.
     private var cache: [String: SQLiteStatement] = [:]
+    /// Where committed changes go (the writer's store feed); nil on readers.
+    var feed: ChangeFeed?
+    /// What the transaction in progress announced.
+    var pendingChanges = PendingChanges()
     static let dialect = SQLDialect.sqlite
 
     /// Process-wide settings, applied once before the first connection opens (SQLite refuses
@@ -95,14 +99,17 @@ final class SQLiteConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
         try execute(SQL(stringLiteral: write ? Self.dialect.beginWrite : "BEGIN"))
+        pendingChanges.begin()
         let result: T
         do {
             result = try body()
             try execute("COMMIT")
         } catch {
+            pendingChanges.rollback()
             rollback()
             throw error
         }
+        pendingChanges.commit(to: feed)
         return result
     }
 

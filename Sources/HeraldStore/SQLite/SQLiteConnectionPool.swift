@@ -32,10 +32,11 @@ final class SQLiteConnectionPool: Sendable {
         path == ":memory:" || path.isEmpty
     }
 
-    init(path: String, readers readerCount: Int) throws {
+    init(path: String, readers readerCount: Int, feed: ChangeFeed? = nil) throws {
         precondition(readerCount >= 0, "reader count must not be negative")
         let inMemory = Self.isInMemory(path)
         let writerConnection = try SQLiteConnection(path: path)
+        writerConnection.feed = feed
         if !inMemory {
             // SQLite answers the mode it is in; without WAL, readers and the writer would block
             // each other, so refuse to run rather than degrade silently.

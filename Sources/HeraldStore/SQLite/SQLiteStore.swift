@@ -12,6 +12,8 @@ import HeraldModel
 /// most queries. A task waiting for the writer lock blocks its thread for that short time.
 public final class SQLiteStore: HeraldStore {
     private let pool: SQLiteConnectionPool
+    /// Every committed write a user can see, for the live hub (see ``LiveChangeSource``).
+    private let feed = ChangeFeed()
     /// The database file (or `:memory:`).
     public let path: String
     /// The migration versions applied when this store opened (empty when the schema was already current).
@@ -24,7 +26,7 @@ public final class SQLiteStore: HeraldStore {
     /// `":memory:"` gives a private in-memory database served by a single connection.
     /// - Parameter readers: reader connections for concurrent reads (file databases only).
     public init(path: String, readers: Int = 4) throws {
-        let pool = try SQLiteConnectionPool(path: path, readers: readers)
+        let pool = try SQLiteConnectionPool(path: path, readers: readers, feed: feed)
         self.pool = pool
         self.path = path
         self.appliedMigrations = try Self.migrate(pool)
@@ -218,5 +220,17 @@ public final class SQLiteStore: HeraldStore {
 
     public func ping() async throws {
         try read { db in try AccountStatements.ping(db) }
+    }
+}
+
+/// This process is the only writer: every committed change comes from the writer connection's
+/// transactions, through the store's ``ChangeFeed``.
+extension SQLiteStore: LiveChangeSource {
+    public func startWatchingChanges(_ handler: @escaping @Sendable (LiveChange) -> Void) throws {
+        feed.observe(handler)
+    }
+
+    public func stopWatchingChanges() {
+        feed.observe(nil)
     }
 }

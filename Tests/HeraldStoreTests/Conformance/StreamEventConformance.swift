@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import Synchronization
 import Testing
 
 @testable import HeraldStore
@@ -12,6 +13,8 @@ enum StreamEventConformanceCheck: String, CaseIterable, Sendable, CustomTestStri
     case updatedPayload =
         "the updated payload names id, readAt, seenAt and deleted, with ISO 8601 times and explicit nulls"
     case prune = "prune removes only older events, and seqs never go back after a prune"
+    case changeFeed =
+        "every committed write a user can see reaches the store's change feed by the time it returns: publish, read, delete, mark all seen"
 
     var testDescription: String { rawValue }
 
@@ -69,6 +72,28 @@ enum StreamEventConformanceCheck: String, CaseIterable, Sendable, CustomTestStri
             // Every event is gone; the next one still gets a larger seq.
             let next = try await publish(store, ids: ["n4"], user: "u2")
             #expect(try #require(next.createdEvents?.first).seq > latest)
+        case .changeFeed:
+            let source = try #require(store as? any LiveChangeSource)
+            let heard = Mutex<[LiveChange]>([])
+            try source.startWatchingChanges { change in heard.withLock { $0.append(change) } }
+            defer { source.stopWatchingChanges() }
+            func heardEvents(of user: String, through seq: Int64) -> Bool {
+                heard.withLock { $0 }.contains { $0 == .events(userIDs: [user], throughSeq: seq) }
+            }
+            let published = try await publish(store, ids: ["n1", "n2"])
+            #expect(heardEvents(of: "u1", through: try #require(published.createdEvents?.last).seq))
+            let read = try await store.markRead(userID: "u1", id: "n1", at: at(10))
+            #expect(heardEvents(of: "u1", through: try #require(read?.event).seq))
+            let deleted = try await store.delete(userID: "u1", id: "n2", at: at(11))
+            #expect(heardEvents(of: "u1", through: try #require(deleted?.event).seq))
+            _ = try await store.markAllSeen(userID: "u1", at: at(12))
+            #expect(heard.withLock { $0 }.contains(.counts(userIDs: ["u1"])))
+            // A read changes nothing and reports nothing (on SQLite: PostgreSQL's listener may
+            // still be hearing the NOTIFYs of the writes above).
+            guard store is SQLiteStore else { return }
+            let before = heard.withLock { $0 }.filter { $0 != .resync }.count
+            _ = try await store.counts(userID: "u1")
+            #expect(heard.withLock { $0 }.filter { $0 != .resync }.count == before)
         }
     }
 }
