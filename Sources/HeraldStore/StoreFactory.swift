@@ -1,6 +1,5 @@
 import Foundation
 import HeraldLog
-import HeraldStore
 
 /// Opens the store a database URL names: `postgres://` or `postgresql://` is the shared
 /// PostgreSQL store, anything else SQLite.
