@@ -25,8 +25,10 @@ let package = Package(
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD"]),
-        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
-        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
+        // What every test target shares: temporary directories removed after use, `eventually`.
+        .target(name: "HeraldTestSupport"),
+        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader), the `herald` child process.
+        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldTestSupport"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(name: "HeraldStore", dependencies: ["CSQLite", "CPostgres", "HeraldModel"]),
         // Push delivery to APNs, FCM and Expo: provider auth (Auth/), the HTTP/2 client over
@@ -53,24 +55,32 @@ let package = Package(
         // Test clock and strict fakes of every HeraldKit dependency.
         .target(name: "HeraldKitTestSupport", dependencies: ["HeraldKit", "HeraldModel"]),
 
-        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldCrypto", "HeraldHTTPTestSupport"]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel"]),
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
+        .testTarget(
+            name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldHTTPTestSupport", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldPushTests",
+            dependencies: ["HeraldPush", "HeraldCrypto", "HeraldHTTPTestSupport", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldStore", "HeraldSandbox",
-                "HeraldPush",
+                "HeraldServer", "HeraldHTTPTestSupport", "HeraldTestSupport", "HeraldCrypto", "HeraldModel",
+                "HeraldStore", "HeraldSandbox", "HeraldPush",
             ]
         ),
         .testTarget(
-            name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldCrypto"]),
+            name: "HeraldSandboxTests",
+            dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldTestSupport", "HeraldCrypto"]),
         .testTarget(name: "HeraldKitTests", dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel"]),
         // The SDK's live client against a real `herald` process on loopback.
         .testTarget(
             name: "HeraldKitEndToEndTests",
-            dependencies: ["HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport"]
+            dependencies: [
+                "HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport", "HeraldTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

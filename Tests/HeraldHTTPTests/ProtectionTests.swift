@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -276,7 +277,7 @@ private struct ReportingResponder: Responder {
             let silent = try await server.client.openConnection()
             #expect(try await silent.readResponse().status == 408)
             #expect(try await silent.waitForClose())
-            #expect(await eventually { reported.values.sorted() == [400, 408, 413] })
+            try await eventually("400, 408 and 413 are reported") { reported.values.sorted() == [400, 408, 413] }
         } catch {
             await server.stop()
             throw error

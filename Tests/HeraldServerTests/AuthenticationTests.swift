@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCrypto
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @Suite("Authentication: challenges and user tokens")
@@ -123,9 +124,9 @@ extension AuthenticationTests {
 
     @Test("herald serve --max-token-lifetime sets the lifetime it accepts")
     func serveFlag() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lifetime-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-lifetime")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let server = try await HeraldProcess.start(
             database: "sqlite:" + directory.appendingPathComponent("h.db").path, secret: TestServer.secret,
             extraArguments: ["--max-token-lifetime", "3600"])

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 /// A real `herald serve` under a lowered open-files limit (`prlimit --nofile=1024:1024`), held
@@ -9,8 +10,7 @@ struct ConnectionLimitTests {
     private static let idleConnections = 1_100
 
     private static func start(_ extra: [String]) async throws -> (HeraldProcess, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory("herald-fd").url
         let server = try await HeraldProcess.start(
             database: "sqlite:" + directory.appendingPathComponent("h.db").path,
             secret: "fd-limit-test-secret-0123456789abcdef", extraArguments: extra,
@@ -38,11 +38,7 @@ struct ConnectionLimitTests {
         // Every slot is taken: the server is alive, and it answers again once they go.
         #expect(server.exit == nil, "\(server.stderr)")
         for connection in held { connection.close() }
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = (try? await client.request("GET", "/healthz"))?.status == 200
-            if !answered { try await Task.sleep(for: .milliseconds(25)) }
-        }
+        let answered = try await becomesTrue { (try? await client.request("GET", "/healthz"))?.status == 200 }
         #expect(answered)
         #expect(server.exit == nil, "\(server.stderr)")
         #expect(await server.stop() == .exited(0))

@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTP
 import HeraldHTTPTestSupport
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 @Suite("Publisher API keys: list, revoke, last use")
@@ -137,9 +138,9 @@ struct KeysTests {
 
     @Test("a running herald serve refuses a key revoked with the CLI within a second, without a restart")
     func runningProcess() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-revoke-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-revoke")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let database = "sqlite:" + directory.appendingPathComponent("h.db").path
         let server = try await HeraldProcess.start(database: database, secret: TestServer.secret)
         let key = try #require(
@@ -151,7 +152,7 @@ struct KeysTests {
         do {
             #expect(try await status() == 200)
             _ = try await HeraldExecutable.run(["keys", "revoke", Self.id(of: String(key)), "--database", database])
-            try await poll("the revoked key is refused", deadline: .seconds(3)) { try await status() == 401 }
+            try await eventually("the revoked key is refused", within: .seconds(3)) { try await status() == 401 }
         } catch {
             await server.stop()
             throw error

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 /// The real `herald` executable, as an operator runs it (started through ``HeraldProcess``,
@@ -10,10 +11,9 @@ struct ProcessTests {
         "SIGTERM and SIGINT stop the server cleanly: it drains, exits 0 and stops listening",
         arguments: [SIGTERM, SIGINT])
     func signalStopsCleanly(signal: Int32) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-process-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-process")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let server = try await HeraldProcess.start(
             database: "sqlite:" + directory.appendingPathComponent("h.db").path,
             secret: "process-test-secret-0123456789abcdef")
@@ -23,11 +23,8 @@ struct ProcessTests {
         #expect(await server.stop(signal: signal) == .exited(0))
         await #expect(throws: (any Error).self) { _ = try await client.request("GET", "/healthz") }
         // The drain messages may still be in the pipe for a moment after the exit.
-        var log = server.stderr
-        for _ in 0..<100 where !log.contains("herald stopped") {
-            try await Task.sleep(for: .milliseconds(10))
-            log = server.stderr
-        }
+        _ = try await becomesTrue { server.stderr.contains("herald stopped") }
+        let log = server.stderr
         #expect(log.contains("draining") && log.contains("herald stopped"), "\(log)")
     }
 }
