@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCrypto
 import HeraldHTTPTestSupport
-import HeraldTestSupport
 import Testing
 
 @Suite("Authentication: challenges and user tokens")
@@ -124,12 +123,8 @@ extension AuthenticationTests {
 
     @Test("herald serve --max-token-lifetime sets the lifetime it accepts")
     func serveFlag() async throws {
-        let scratch = try TemporaryDirectory("herald-lifetime")
-        defer { scratch.remove() }
-        let directory = scratch.url
         let server = try await HeraldProcess.start(
-            database: "sqlite:" + directory.appendingPathComponent("h.db").path, secret: TestServer.secret,
-            extraArguments: ["--max-token-lifetime", "3600"])
+            secret: TestServer.secret, extraArguments: ["--max-token-lifetime", "3600"])
         let client = LoopbackHTTPClient(port: server.port)
         let at = Int(Date().timeIntervalSince1970)
         let short = Self.raw(#"{"sub":"alice","exp":\#(at + 1800)}"#)

@@ -9,13 +9,10 @@ import Testing
 struct ConnectionLimitTests {
     private static let idleConnections = 1_100
 
-    private static func start(_ extra: [String]) async throws -> (HeraldProcess, URL) {
-        let directory = try TemporaryDirectory("herald-fd").url
-        let server = try await HeraldProcess.start(
-            database: "sqlite:" + directory.appendingPathComponent("h.db").path,
+    private static func start(_ extra: [String]) async throws -> HeraldProcess {
+        try await HeraldProcess.start(
             secret: "fd-limit-test-secret-0123456789abcdef", extraArguments: extra,
             wrapper: ["/usr/bin/prlimit", "--nofile=1024:1024"])
-        return (server, directory)
     }
 
     /// Opens idle connections (no request) with bounded concurrency; those the server closes at
@@ -29,8 +26,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func moreIdleConnectionsThanDescriptorsDoNotCrashTheServer() async throws {
-        let (server, directory) = try await Self.start(["--max-connections-per-address", "0"])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.start(["--max-connections-per-address", "0"])
         #expect(server.stderr.contains("connection_limit=768"), "\(server.stderr)")
         let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
         let held = await Self.holdIdle(Self.idleConnections, client: client)
@@ -45,8 +41,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func oneAddressCannotTakeEverySlot() async throws {
-        let (server, directory) = try await Self.start([])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.start([])
         let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
         let held = await Self.holdIdle(Self.idleConnections, client: client)
         defer { for connection in held { connection.close() } }

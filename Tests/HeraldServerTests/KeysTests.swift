@@ -138,11 +138,8 @@ struct KeysTests {
 
     @Test("a running herald serve refuses a key revoked with the CLI within a second, without a restart")
     func runningProcess() async throws {
-        let scratch = try TemporaryDirectory("herald-revoke")
-        defer { scratch.remove() }
-        let directory = scratch.url
-        let database = "sqlite:" + directory.appendingPathComponent("h.db").path
-        let server = try await HeraldProcess.start(database: database, secret: TestServer.secret)
+        let server = try await HeraldProcess.start(secret: TestServer.secret)
+        let database = try #require(server.database)
         let key = try #require(
             try await HeraldExecutable.run(["keys", "create", "--database", database]).split(separator: "\n").last)
         let client = LoopbackHTTPClient(port: server.port)

@@ -11,12 +11,7 @@ struct ProcessTests {
         "SIGTERM and SIGINT stop the server cleanly: it drains, exits 0 and stops listening",
         arguments: [SIGTERM, SIGINT])
     func signalStopsCleanly(signal: Int32) async throws {
-        let scratch = try TemporaryDirectory("herald-process")
-        defer { scratch.remove() }
-        let directory = scratch.url
-        let server = try await HeraldProcess.start(
-            database: "sqlite:" + directory.appendingPathComponent("h.db").path,
-            secret: "process-test-secret-0123456789abcdef")
+        let server = try await HeraldProcess.start(secret: "process-test-secret-0123456789abcdef")
         let client = LoopbackHTTPClient(port: server.port)
         #expect(try await client.request("GET", "/healthz").status == 200)
 
