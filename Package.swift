@@ -31,8 +31,10 @@ let package = Package(
         .target(name: "HeraldLog"),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog"]),
-        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader).
-        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP"]),
+        // What every test target shares: temporary directories removed after use, `eventually`.
+        .target(name: "HeraldTestSupport"),
+        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader), the `herald` child process.
+        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldTestSupport"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(
             name: "HeraldStore",
@@ -68,27 +70,34 @@ let package = Package(
         // Test clock and strict fakes of every HeraldKit dependency.
         .target(name: "HeraldKitTestSupport", dependencies: ["HeraldKit", "HeraldModel"]),
 
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldServerModel"]),
         .testTarget(
-            name: "HeraldModelTests",
-            dependencies: ["HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
+            name: "HeraldCryptoTests", dependencies: ["HeraldCrypto", "HeraldHTTPTestSupport", "HeraldTestSupport"]),
         .testTarget(name: "HeraldServerModelTests", dependencies: ["HeraldServerModel", "HeraldModel"]),
-        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport"]),
+        .testTarget(
+            name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldHTTPTestSupport", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldPushTests",
-            dependencies: ["HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport"]),
+            dependencies: [
+                "HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport",
+                "HeraldTestSupport",
+            ]),
         .testTarget(
             name: "HeraldStoreTests",
-            dependencies: ["HeraldStore", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldHTTPTestSupport"]),
+            dependencies: [
+                "HeraldStore", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldHTTPTestSupport",
+                "HeraldTestSupport",
+            ]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "HeraldServer", "HeraldHTTPTestSupport", "HeraldCrypto", "HeraldModel", "HeraldServerModel",
-                "HeraldStore",
-                "HeraldSandbox", "HeraldPush",
+                "HeraldServer", "HeraldHTTPTestSupport", "HeraldTestSupport", "HeraldCrypto", "HeraldModel",
+                "HeraldServerModel", "HeraldStore", "HeraldSandbox", "HeraldPush",
             ]
         ),
         .testTarget(
-            name: "HeraldSandboxTests", dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldCrypto"]),
+            name: "HeraldSandboxTests",
+            dependencies: ["HeraldSandbox", "HeraldHTTPTestSupport", "HeraldTestSupport", "HeraldCrypto"]),
         // HeraldServerModel only to check the client against the server's push rules.
         .testTarget(
             name: "HeraldKitTests",
@@ -97,8 +106,8 @@ let package = Package(
         .testTarget(
             name: "HeraldKitEndToEndTests",
             dependencies: [
-                "HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport", "HeraldPush",
-                "HeraldServerModel",
+                "HeraldKit", "HeraldKitTestSupport", "HeraldModel", "HeraldHTTPTestSupport", "HeraldTestSupport",
+                "HeraldPush", "HeraldServerModel",
             ]
         ),
     ],

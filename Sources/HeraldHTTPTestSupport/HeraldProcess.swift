@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Synchronization
 
 /// The `herald` executable built beside the test bundle, run as a child process.
@@ -34,6 +35,8 @@ public final class HeraldProcess: Sendable {
     public let port: Int
     private let child: ChildProcess
     private let log: Mutex<String>
+    /// The directory of a database made for this process alone, removed once it has stopped.
+    private let scratch: TemporaryDirectory?
 
     /// Everything the server logged so far.
     public var stderr: String { log.withLock { $0 } }
@@ -41,10 +44,33 @@ public final class HeraldProcess: Sendable {
     /// How the process ended; `nil` while it runs.
     public var exit: ChildProcess.Exit? { child.exitIfEnded }
 
-    private init(child: ChildProcess, port: Int, log: String) {
+    private init(child: ChildProcess, port: Int, log: String, scratch: TemporaryDirectory?) {
         self.child = child
         self.port = port
         self.log = Mutex(log)
+        self.scratch = scratch
+    }
+
+    /// The `sqlite:` URL of the database made by ``start(secret:extraArguments:wrapper:deadline:)``.
+    public var database: String? { scratch.map { "sqlite:" + $0.path("herald.db") } }
+
+    /// Starts `herald serve` on a SQLite database of its own (``database``) in a fresh temporary
+    /// directory, which ``stop(signal:)`` removes after the exit.
+    public static func start(
+        secret: String, extraArguments: [String] = [], wrapper: [String] = [], deadline: Duration = .seconds(20)
+    ) async throws -> HeraldProcess {
+        let scratch = try TemporaryDirectory("herald-serve")
+        do {
+            return try await launch(
+                [
+                    "serve", "--port", "0", "--database", "sqlite:" + scratch.path("herald.db"),
+                    "--user-token-secret", secret,
+                ] + extraArguments, startupLine: "herald listening", wrapper: wrapper, deadline: deadline,
+                scratch: scratch)
+        } catch {
+            scratch.remove()
+            throw error
+        }
     }
 
     /// Starts `herald serve` on `port` (0: a free one) with `extraArguments` and waits for its
@@ -64,6 +90,13 @@ public final class HeraldProcess: Sendable {
     /// which names the bound port as `port=N` (`herald sandbox` prints `herald sandbox listening`).
     public static func launch(
         _ arguments: [String], startupLine: String, wrapper: [String] = [], deadline: Duration = .seconds(20)
+    ) async throws -> HeraldProcess {
+        try await launch(arguments, startupLine: startupLine, wrapper: wrapper, deadline: deadline, scratch: nil)
+    }
+
+    private static func launch(
+        _ arguments: [String], startupLine: String, wrapper: [String], deadline: Duration,
+        scratch: TemporaryDirectory?
     ) async throws -> HeraldProcess {
         guard FileManager.default.isExecutableFile(atPath: HeraldExecutable.url.path) else {
             throw HeraldProcessError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
@@ -101,7 +134,7 @@ public final class HeraldProcess: Sendable {
             _ = await child.exit()
             throw HeraldProcessError.startFailed(startup)
         }
-        let server = HeraldProcess(child: child, port: bound, log: startup)
+        let server = HeraldProcess(child: child, port: bound, log: startup, scratch: scratch)
         Thread.detachNewThread {
             while true {
                 let chunk = errors.availableData
@@ -116,7 +149,9 @@ public final class HeraldProcess: Sendable {
     @discardableResult
     public func stop(signal: Int32 = SIGTERM) async -> ChildProcess.Exit {
         child.send(signal)
-        return await child.exit()
+        let exit = await child.exit()
+        scratch?.remove()
+        return exit
     }
 }
 

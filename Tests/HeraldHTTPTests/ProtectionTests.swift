@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -281,7 +282,7 @@ private struct ReportingResponder: Responder {
             let silent = try await server.client.openConnection()
             #expect(try await silent.readResponse().status == 408)
             #expect(try await silent.waitForClose())
-            #expect(await eventually { reported.values.sorted() == [400, 408, 413] })
+            try await eventually("400, 408 and 413 are reported") { reported.values.sorted() == [400, 408, 413] }
         } catch {
             await server.stop()
             throw error
@@ -313,13 +314,13 @@ private struct ReportingResponder: Responder {
                 // Served requests in between are not reported as transport answers.
                 #expect(try await server.client.request("GET", "/ok").status == 200)
             }
-            #expect(await eventually { reported.values.count >= refused.count })
+            try await eventually("the refusals are reported") { reported.values.count >= refused.count }
             // A last transport answer of our own (a 413): once it is in, the others have been told.
             let sentinel = try await server.client.rawRequest(
                 Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n".utf8)
                     + [UInt8](repeating: 1, count: 2000), method: "POST")
             #expect(sentinel.status == 413)
-            #expect(await eventually { reported.values.contains(413) })
+            try await eventually("the 413 is reported") { reported.values.contains(413) }
             #expect(reported.values.sorted() == (refused.map(\.1) + [413]).sorted(), "\(reported.values)")
         } catch {
             await server.stop()

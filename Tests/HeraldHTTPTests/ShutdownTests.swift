@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -26,7 +27,7 @@ import Testing
             stopped.open()
         }
         // While stopping, new connections are refused and the slow request is still running.
-        #expect(await eventually { server.server.isRefusingConnections })
+        try await eventually("the server refuses connections") { server.server.isRefusingConnections }
         #expect(server.server.core?.handlersInFlight == 1)
         let early = await #expect(throws: LoopbackClientError.self) {
             _ = try await client.request("GET", "/slow")

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -98,7 +99,9 @@ import Testing
             #expect(stream.isClosed)
             #expect(!stream.write(Array("data: nobody\n\n".utf8)))
             let core = try #require(server.server.core)
-            #expect(await eventually { core.openStreams == 0 && core.liveStreamLinks == 0 })
+            try await eventually("every stream is closed and unlinked") {
+                core.openStreams == 0 && core.liveStreamLinks == 0
+            }
         }
     }
 
@@ -187,7 +190,7 @@ import Testing
             }
             for connection in connections { connection.close() }
             let core = try #require(server.server.core)
-            #expect(await eventually { core.openStreams == 0 })
+            try await eventually("every stream is closed") { core.openStreams == 0 }
         }
     }
 

@@ -87,17 +87,6 @@ final class Gate: Sendable {
     var isOpen: Bool { state.withLock { $0.open } }
 }
 
-/// Polls a condition on the test's behalf (for state that has no notification), up to a
-/// generous bound; returns whether it became true.
-func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return true
-}
-
 func threadCount() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -179,7 +180,7 @@ import Testing
             #expect(response.status == 400)
             let fine = try await server.client.request("GET", "/")
             #expect(fine.status == 200)
-            #expect(await eventually { server.server.liveRequestStates == 0 })
+            try await eventually("no request state is left") { server.server.liveRequestStates == 0 }
         }
     }
 
@@ -211,7 +212,9 @@ import Testing
                 #expect(try await server.client.request("GET", "/missing").status == 404)
             }
             let core = try #require(server.server.core)
-            #expect(await eventually { server.server.liveRequestStates == 0 && core.liveStreamLinks == 0 })
+            try await eventually("no request state or stream link is left") {
+                server.server.liveRequestStates == 0 && core.liveStreamLinks == 0
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldKit
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 /// The live stream through `HeraldClient.liveEvents()` against the real `herald` executable:
@@ -102,8 +103,9 @@ struct LiveStreamTests {
             _ = try await recorder.next()
             #expect(try await liveStreams(server) == 1)
             recorder.cancel()
-            try await within(.seconds(10), "the server to see the stream close") {
-                while try await liveStreams(server) != 0 { try await Task.sleep(for: .milliseconds(20)) }
+            // Qualified: this target's own `eventually` waits on Observation, not on a poll.
+            try await HeraldTestSupport.eventually("the server sees the stream close") {
+                try await liveStreams(server) == 0
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldSandbox
+import HeraldTestSupport
 import Synchronization
 
 /// An ``HTTP2Server`` with the handler the tests speak to, and what that handler saw.
@@ -63,9 +64,7 @@ final class RequestTally: Sendable {
     let counts = Mutex<[UInt64: Int]>([:])
 }
 
-/// A fresh temporary directory.
+/// A fresh temporary directory, removed when the test process exits.
 func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "herald-h2-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try TemporaryDirectory("herald-h2").path
 }

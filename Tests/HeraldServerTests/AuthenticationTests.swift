@@ -123,12 +123,8 @@ extension AuthenticationTests {
 
     @Test("herald serve --max-token-lifetime sets the lifetime it accepts")
     func serveFlag() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-lifetime-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await HeraldProcess.start(
-            database: "sqlite:" + directory.appendingPathComponent("h.db").path, secret: TestServer.secret,
-            extraArguments: ["--max-token-lifetime", "3600"])
+            secret: TestServer.secret, extraArguments: ["--max-token-lifetime", "3600"])
         let client = LoopbackHTTPClient(port: server.port)
         let at = Int(Date().timeIntervalSince1970)
         let short = Self.raw(#"{"sub":"alice","exp":\#(at + 1800)}"#)

@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldStore
@@ -30,16 +31,18 @@ struct BroadcastTests {
     static func finished(
         _ server: TestServer, key: String, id: String, deadline: Duration = .seconds(30)
     ) async throws -> [String: Any] {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        while true {
+        var last: LoopbackResponse?
+        let finished = try await becomesTrue(within: deadline) {
             let response = try await server.get("/v1/broadcasts/\(id)", token: key)
             try #require(response.status == 200, "\(response.status): \(response.text)")
+            last = response
             let status = response.object["status"] as? String
-            if status != "queued" && status != "running" { return response.object }
-            try #require(clock.now < end, "still \(status ?? "?") after \(deadline): \(response.text)")
-            try await Task.sleep(for: .milliseconds(20))
+            return status != "queued" && status != "running"
         }
+        let response = try #require(last)
+        try #require(
+            finished, "still \(response.object["status"] as? String ?? "?") after \(deadline): \(response.text)")
+        return response.object
     }
 
     /// The titles of `user`'s inbox rows, read over HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldServer
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -91,10 +92,9 @@ struct CLITests {
 
     @Test("migrate applies migrations once and then reports the database up to date")
     func migrate() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-migrate-\(UUID().uuidString).db"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scratch = try TemporaryDirectory("herald-migrate")
+        defer { scratch.remove() }
+        let path = scratch.path("herald.db")
         let first = await Self.run(["migrate", "--database", "sqlite:" + path])
         #expect(first.status == 0)
         let second = await Self.run(["migrate", "--database", "sqlite:" + path])

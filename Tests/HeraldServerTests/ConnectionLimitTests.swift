@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 /// A real `herald serve` under a lowered open-files limit (`prlimit --nofile=1024:1024`), held
@@ -8,14 +9,10 @@ import Testing
 struct ConnectionLimitTests {
     private static let idleConnections = 1_100
 
-    private static func start(_ extra: [String]) async throws -> (HeraldProcess, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let server = try await HeraldProcess.start(
-            database: "sqlite:" + directory.appendingPathComponent("h.db").path,
+    private static func start(_ extra: [String]) async throws -> HeraldProcess {
+        try await HeraldProcess.start(
             secret: "fd-limit-test-secret-0123456789abcdef", extraArguments: extra,
             wrapper: ["/usr/bin/prlimit", "--nofile=1024:1024"])
-        return (server, directory)
     }
 
     /// Opens idle connections (no request) with bounded concurrency; those the server closes at
@@ -29,8 +26,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func moreIdleConnectionsThanDescriptorsDoNotCrashTheServer() async throws {
-        let (server, directory) = try await Self.start(["--max-connections-per-address", "0"])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.start(["--max-connections-per-address", "0"])
         #expect(server.stderr.contains("connection_limit=768"), "\(server.stderr)")
         let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
         let held = await Self.holdIdle(Self.idleConnections, client: client)
@@ -38,32 +34,21 @@ struct ConnectionLimitTests {
         // Every slot is taken: the server is alive, and it answers again once they go.
         #expect(server.exit == nil, "\(server.stderr)")
         for connection in held { connection.close() }
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = (try? await client.request("GET", "/healthz"))?.status == 200
-            if !answered { try await Task.sleep(for: .milliseconds(25)) }
-        }
+        let answered = try await becomesTrue { (try? await client.request("GET", "/healthz"))?.status == 200 }
         #expect(answered)
         #expect(server.exit == nil, "\(server.stderr)")
         #expect(await server.stop() == .exited(0))
     }
 
     @Test func aConfiguredLimitPastTheDescriptorsIsLoweredToKeepTheReserve() async throws {
-        let (server, directory) = try await Self.start([
-            "--max-connections", "20000", "--max-connections-per-address", "0",
-        ])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.start(["--max-connections", "20000", "--max-connections-per-address", "0"])
         #expect(server.stderr.contains("connection limit lowered to keep descriptors in reserve"), "\(server.stderr)")
         #expect(server.stderr.contains("connection_limit=768"), "\(server.stderr)")
         let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
         let held = await Self.holdIdle(Self.idleConnections, client: client)
         // Half of them go; the server, with its reserve intact, serves work that opens files.
         for connection in held.prefix(held.count / 2) { connection.close() }
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = (try? await client.request("GET", "/readyz"))?.status == 200
-            if !answered { try await Task.sleep(for: .milliseconds(25)) }
-        }
+        let answered = try await becomesTrue { (try? await client.request("GET", "/readyz"))?.status == 200 }
         #expect(answered)
         for connection in held.suffix(held.count - held.count / 2) { connection.close() }
         #expect(server.exit == nil, "\(server.stderr)")
@@ -71,8 +56,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func oneAddressCannotTakeEverySlot() async throws {
-        let (server, directory) = try await Self.start([])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.start([])
         let client = LoopbackHTTPClient(port: server.port, timeout: .seconds(5))
         let held = await Self.holdIdle(Self.idleConnections, client: client)
         defer { for connection in held { connection.close() } }

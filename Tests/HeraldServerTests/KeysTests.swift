@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTP
 import HeraldHTTPTestSupport
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 @Suite("Publisher API keys: list, revoke, last use")
@@ -137,11 +138,8 @@ struct KeysTests {
 
     @Test("a running herald serve refuses a key revoked with the CLI within a second, without a restart")
     func runningProcess() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-revoke-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = "sqlite:" + directory.appendingPathComponent("h.db").path
-        let server = try await HeraldProcess.start(database: database, secret: TestServer.secret)
+        let server = try await HeraldProcess.start(secret: TestServer.secret)
+        let database = try #require(server.database)
         let key = try #require(
             try await HeraldExecutable.run(["keys", "create", "--database", database]).split(separator: "\n").last)
         let client = LoopbackHTTPClient(port: server.port)
@@ -151,7 +149,7 @@ struct KeysTests {
         do {
             #expect(try await status() == 200)
             _ = try await HeraldExecutable.run(["keys", "revoke", Self.id(of: String(key)), "--database", database])
-            try await poll("the revoked key is refused", deadline: .seconds(3)) { try await status() == 401 }
+            try await eventually("the revoked key is refused", within: .seconds(3)) { try await status() == 401 }
         } catch {
             await server.stop()
             throw error

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 /// `/metrics` stays parsable and bounded whatever the clients send, and the transport's own
@@ -53,10 +54,9 @@ struct MetricsProtectionTests {
                 Array("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8))
             #expect(framing.status == 400)
             var text = ""
-            for _ in 0..<100 {
+            _ = try await becomesTrue {
                 text = try await server.get("/metrics").text
-                if text.contains(#"status="413""#) && text.contains(#"status="400""#) { break }
-                try await Task.sleep(for: .milliseconds(10))
+                return text.contains(#"status="413""#) && text.contains(#"status="400""#)
             }
             #expect(
                 text.contains(#"herald_http_requests_total{method="POST",route="unmatched",status="413"} 1"#), "\(text)"
@@ -76,10 +76,9 @@ struct MetricsProtectionTests {
                     "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n".utf8))
             #expect(header.status == 431)
             var text = ""
-            for _ in 0..<100 {
+            _ = try await becomesTrue {
                 text = try await server.get("/metrics").text
-                if text.contains(#"status="505""#) && text.contains(#"status="431""#) { break }
-                try await Task.sleep(for: .milliseconds(10))
+                return text.contains(#"status="505""#) && text.contains(#"status="431""#)
             }
             #expect(text.contains(#"herald_http_requests_total{method="_OTHER",route="unmatched",status="505"} 1"#))
             #expect(text.contains(#"herald_http_requests_total{method="_OTHER",route="unmatched",status="431"} 1"#))

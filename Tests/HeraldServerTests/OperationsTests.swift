@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 @Suite("Operations and HTTP behaviour")
@@ -91,10 +92,9 @@ struct OperationsTests {
 
     @Test("the user-token secret is generated once and kept in the database across restarts")
     func generatedSecretPersists() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-secret")
+        defer { scratch.remove() }
+        let directory = scratch.url
         var configuration = HeraldConfiguration()
         configuration.port = 0
         configuration.databaseURL = "sqlite:" + directory.appendingPathComponent("h.db").path

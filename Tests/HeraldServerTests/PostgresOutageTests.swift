@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -42,7 +43,7 @@ struct PostgresOutageTests {
             #expect(ContinuousClock.now - started < settings.checkoutTimeout + .seconds(settings.connectTimeoutSeconds))
 
             try await cluster.resume()
-            try await poll("the store reaches the database again", deadline: .seconds(30)) {
+            try await eventually("the store reaches the database again", within: .seconds(30)) {
                 (try? await store.ping()) != nil
             }
             _ = try await store.publish([note("n3")], catalog: .standard, idempotency: nil)
@@ -73,7 +74,7 @@ struct PostgresOutageTests {
             let load = try Load(port: running.port, key: key, secret: secret, users: 4)
             let clients = load.start()
 
-            try await poll("publishes are acknowledged", deadline: .seconds(30)) { load.acknowledgedCount >= 20 }
+            try await eventually("publishes are acknowledged", within: .seconds(30)) { load.acknowledgedCount >= 20 }
             try await cluster.pause()
             let answer = try await load.waitForUnavailable()
             #expect(answer.header("Retry-After") == "2")
@@ -84,12 +85,12 @@ struct PostgresOutageTests {
             #expect((error["message"] as? String)?.isEmpty == false)
             // The clients keep going against the stopped database for a little while.
             let unavailableBefore = load.unavailableCount
-            try await poll("clients meet the stopped database", deadline: .seconds(30)) {
+            try await eventually("clients meet the stopped database", within: .seconds(30)) {
                 load.unavailableCount >= unavailableBefore + 8
             }
             try await cluster.resume()
             let acknowledgedBefore = load.acknowledgedCount
-            try await poll("publishes succeed again without restarting herald", deadline: .seconds(30)) {
+            try await eventually("publishes succeed again without restarting herald", within: .seconds(30)) {
                 load.acknowledgedCount >= acknowledgedBefore + 20
             }
             load.stop()
@@ -161,7 +162,7 @@ private final class Load: Sendable {
     /// The first 503 a client met after this call, waiting for one up to 30 s.
     func waitForUnavailable() async throws -> LoopbackResponse {
         let seen = unavailableCount
-        try await poll("a client meets the stopped database", deadline: .seconds(30)) { unavailableCount > seen }
+        try await eventually("a client meets the stopped database", within: .seconds(30)) { unavailableCount > seen }
         return state.withLock { $0.unavailable[seen] }
     }
 

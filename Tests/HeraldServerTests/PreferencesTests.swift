@@ -2,11 +2,14 @@ import Foundation
 import HeraldHTTPTestSupport
 import Testing
 
+/// Each test runs twice: in process through the router, and over HTTP to the port.
 @Suite("Preferences and permission API")
 struct PreferencesTests {
-    @Test("STORE-01 defaults on first access: every category enabled, OS decision null")
-    func defaults() async throws {
-        try await withServer { server in
+    @Test(
+        "STORE-01 defaults on first access: every category enabled, OS decision null", arguments: TestTransport.allCases
+    )
+    func defaults(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let response = try await server.get("/v1/me/preferences", token: try server.token("alice"))
             #expect(response.status == 200)
             let prefs = response.object
@@ -21,9 +24,11 @@ struct PreferencesTests {
         }
     }
 
-    @Test("STORE-02 updates persist and later reads return them; PATCH keeps what it does not name")
-    func updatesPersist() async throws {
-        try await withServer { server in
+    @Test(
+        "STORE-02 updates persist and later reads return them; PATCH keeps what it does not name",
+        arguments: TestTransport.allCases)
+    func updatesPersist(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             let first =
                 #"{"categories":{"promotions":false},"quietHours":{"start":"22:00","end":"07:00","timeZone":"Europe/Amsterdam"}}"#
@@ -47,9 +52,11 @@ struct PreferencesTests {
         }
     }
 
-    @Test("STORE-03 a grant or denial records the decision and the global switch follows it")
-    func decisionTracking() async throws {
-        try await withServer { server in
+    @Test(
+        "STORE-03 a grant or denial records the decision and the global switch follows it",
+        arguments: TestTransport.allCases)
+    func decisionTracking(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             let denied = try await server.send("POST", "/v1/me/permission", json: #"{"granted":false}"#, token: token)
                 .object
@@ -67,9 +74,11 @@ struct PreferencesTests {
         }
     }
 
-    @Test("PREFS-06 the account category cannot be opted out of: 400 and nothing saved")
-    func accountCannotOptOut() async throws {
-        try await withServer { server in
+    @Test(
+        "PREFS-06 the account category cannot be opted out of: 400 and nothing saved", arguments: TestTransport.allCases
+    )
+    func accountCannotOptOut(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             let response = try await server.send(
                 "PATCH", "/v1/me/preferences", json: #"{"globalEnabled":false,"categories":{"account":false}}"#,
@@ -84,9 +93,9 @@ struct PreferencesTests {
         }
     }
 
-    @Test("PREFS-11 saving a toggle keeps disabled types that no toggle owns")
-    func otherDisabledTypesKept() async throws {
-        try await withServer { server in
+    @Test("PREFS-11 saving a toggle keeps disabled types that no toggle owns", arguments: TestTransport.allCases)
+    func otherDisabledTypesKept(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             _ = try await server.send(
                 "PATCH", "/v1/me/preferences", json: #"{"disabledTypes":["promo.flash","general.digest"]}"#,
@@ -99,9 +108,11 @@ struct PreferencesTests {
         }
     }
 
-    @Test("SYNC-01 revoked in system settings: on start the stored global switch becomes false")
-    func syncRevoked() async throws {
-        try await withServer { server in
+    @Test(
+        "SYNC-01 revoked in system settings: on start the stored global switch becomes false",
+        arguments: TestTransport.allCases)
+    func syncRevoked(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             _ = try await server.send("POST", "/v1/me/permission", json: #"{"granted":true}"#, token: token)
             let synced = try await server.send(
@@ -113,9 +124,11 @@ struct PreferencesTests {
         }
     }
 
-    @Test("SYNC-02 granted in system settings: on start the stored global switch becomes true")
-    func syncGranted() async throws {
-        try await withServer { server in
+    @Test(
+        "SYNC-02 granted in system settings: on start the stored global switch becomes true",
+        arguments: TestTransport.allCases)
+    func syncGranted(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             _ = try await server.send("POST", "/v1/me/permission", json: #"{"granted":false}"#, token: token)
             let synced = try await server.send(
@@ -126,9 +139,10 @@ struct PreferencesTests {
         }
     }
 
-    @Test("SYNC-03 never asked: no sync on start, the global switch keeps its default")
-    func syncNeverAsked() async throws {
-        try await withServer { server in
+    @Test(
+        "SYNC-03 never asked: no sync on start, the global switch keeps its default", arguments: TestTransport.allCases)
+    func syncNeverAsked(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             for status in ["denied", "granted", "undetermined"] {
                 let synced = try await server.send(
@@ -143,9 +157,9 @@ struct PreferencesTests {
         }
     }
 
-    @Test("bad preference patches answer 400 and write nothing")
-    func badPatches() async throws {
-        try await withServer { server in
+    @Test("bad preference patches answer 400 and write nothing", arguments: TestTransport.allCases)
+    func badPatches(transport: TestTransport) async throws {
+        try await withServer(transport: transport) { server in
             let token = try server.token("alice")
             let longType = String(repeating: "a", count: 101)
             let tooMany = (0..<101).map { "\"t.n\($0)\"" }.joined(separator: ",")

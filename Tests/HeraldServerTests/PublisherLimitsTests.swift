@@ -212,8 +212,7 @@ struct PublisherLimitsTests {
 
     @Test("every new limit has a flag and an environment twin; flags win; bad values exit 2")
     func settings() async throws {
-        let defaults = try HeraldCLI(environment: [:]).serveConfiguration(
-            Arguments([], valued: HeraldCLI.serveFlags, environment: [:]))
+        let defaults = try ServeCommand.configuration(ServeCommand.spec.parse([], environment: [:]))
         #expect(defaults.publisherLimits == PublisherLimits())
         #expect(defaults.publisherLimits.rate == 100 && defaults.publisherLimits.burst == 1_000)
         #expect(defaults.publisherLimits.maxActiveBroadcasts == 5)
@@ -224,8 +223,7 @@ struct PublisherLimitsTests {
             "HERALD_PUBLISHER_RATE": "0.5", "HERALD_PUBLISHER_BURST": "7", "HERALD_MAX_ACTIVE_BROADCASTS": "0",
             "HERALD_MAX_PUBLISH_BYTES": "4096", "HERALD_MAX_TOKEN_LIFETIME": "3600",
         ]
-        let twins = try HeraldCLI(environment: environment).serveConfiguration(
-            Arguments([], valued: HeraldCLI.serveFlags, environment: environment))
+        let twins = try ServeCommand.configuration(ServeCommand.spec.parse([], environment: environment))
         #expect(twins.publisherLimits.rate == 0.5 && twins.publisherLimits.burst == 7)
         #expect(twins.publisherLimits.maxActiveBroadcasts == 0 && twins.publisherLimits.maxPublishBytes == 4096)
         #expect(twins.maxTokenLifetime == 3600)
@@ -234,8 +232,7 @@ struct PublisherLimitsTests {
             "--publisher-rate", "0", "--publisher-burst", "9", "--max-active-broadcasts", "3", "--max-publish-bytes",
             "2048", "--max-token-lifetime", "60",
         ]
-        let flagged = try HeraldCLI(environment: environment).serveConfiguration(
-            Arguments(flags, valued: HeraldCLI.serveFlags, environment: environment))
+        let flagged = try ServeCommand.configuration(ServeCommand.spec.parse(flags, environment: environment))
         #expect(flagged.publisherLimits.rate == 0 && flagged.publisherLimits.burst == 9)
         #expect(flagged.publisherLimits.maxActiveBroadcasts == 3 && flagged.publisherLimits.maxPublishBytes == 2048)
         #expect(flagged.maxTokenLifetime == 60)

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -10,10 +11,9 @@ import Testing
 struct RunScriptTests {
     @Test("run-dev.sh: the printed lines send a push that the APNs, FCM and Expo sandboxes accept; SIGTERM stops both")
     func newcomerSendsAPush() async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-run-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("herald-run")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let port = try Self.unusedPort()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/run-dev.sh").path
@@ -28,7 +28,7 @@ struct RunScriptTests {
         let errors = Self.collect(run.standardError)
 
         let client = LoopbackHTTPClient(port: port)
-        try await poll("the server answers /healthz", deadline: .seconds(30)) {
+        try await eventually("the server answers /healthz", within: .seconds(30)) {
             (try? await client.request("GET", "/healthz").status) == 200
         }
         let printed = output.text.withLock { $0 }
@@ -61,7 +61,7 @@ struct RunScriptTests {
         ])
         for (device, provider) in zip(devices, ["apns", "fcm", "expo"]) {
             var accepted = ""
-            try await poll("the \(provider) sandbox lists the push", deadline: .seconds(30)) {
+            try await eventually("the \(provider) sandbox lists the push", within: .seconds(30)) {
                 accepted = try await ChildProcess.run(
                     "/usr/bin/curl", ["-sS", "--cacert", caFile, sandboxURL + "/admin/\(provider)/accepted"]
                 ).stdout

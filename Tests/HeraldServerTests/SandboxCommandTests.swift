@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 /// `herald sandbox` as a developer runs it: its env file points a real `herald serve` at it and
@@ -67,11 +68,8 @@ struct SandboxCommandTests {
         let first = processes.sandbox
         let firstKeyID = processes.settings["HERALD_APNS_KEY_ID"]
         #expect(await first.stop(signal: SIGTERM) == .exited(0))
-        var log = first.stderr
-        for _ in 0..<100 where !log.contains("herald sandbox stopped") {
-            try await Task.sleep(for: .milliseconds(10))
-            log = first.stderr
-        }
+        _ = try await becomesTrue { first.stderr.contains("herald sandbox stopped") }
+        let log = first.stderr
         #expect(log.contains("herald sandbox stopped"), "\(log)")
 
         let second = try await SandboxProcesses.launchSandbox(in: processes.directory)

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldStore
@@ -39,7 +40,7 @@ struct TwoServerDeliveryTests {
 
         var sentByServer: [Int] = []
         do {
-            try await poll("both servers together recorded every delivery sent", deadline: .seconds(120)) {
+            try await eventually("both servers together recorded every delivery sent", within: .seconds(120)) {
                 sentByServer = []
                 for server in servers { sentByServer.append(try await Self.sentCount(port: server.port)) }
                 return sentByServer.reduce(0, +) >= Self.deliveries

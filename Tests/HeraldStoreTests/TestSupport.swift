@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import HeraldServerModel
+import HeraldTestSupport
 
 @testable import HeraldStore
 
@@ -18,10 +19,7 @@ func withStore(readers: Int = 2, _ body: (SQLiteStore) async throws -> Void) asy
 }
 
 func makeTemporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("herald-store-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    try TemporaryDirectory("herald-store-tests").url
 }
 
 /// A notification for `user`; an `admin.*` type is hidden.

@@ -3,6 +3,7 @@ import HeraldHTTPTestSupport
 import HeraldKit
 import HeraldModel
 import HeraldServerModel
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -41,9 +42,7 @@ final class EndToEndServer: Sendable {
 
     /// Starts a server on a free port with a fresh database and creates its API key.
     static func start() async throws -> EndToEndServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-e2e-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory("herald-e2e").url
         let process: HeraldProcess
         do {
             process = try await HeraldProcess.start(database: database(in: directory), secret: secret)

@@ -3,6 +3,7 @@ import HeraldHTTPTestSupport
 import HeraldModel
 import HeraldSandbox
 import HeraldStore
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -14,10 +15,9 @@ struct CrashRecoveryTests {
 
     @Test("SIGKILL mid-send loses no delivery: after a restart every row is sent, each apns-id its delivery id")
     func killNineLosesNothing() async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-crash-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("herald-crash")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-crash-sandbox")
         defer { try? FileManager.default.removeItem(atPath: credentials.directory) }
         // The restarted process signs a new provider token; APNs refuses one within 20 minutes
@@ -51,7 +51,7 @@ struct CrashRecoveryTests {
         let notificationIDs = try await Self.publish(port: first.port, key: key)
         try #require(notificationIDs.count == Self.recipients)
 
-        try await poll("the first process sends some", deadline: .seconds(20)) { sandbox.accepted.count >= 20 }
+        try await eventually("the first process sends some", within: .seconds(20)) { sandbox.accepted.count >= 20 }
         #expect(await first.stop(signal: SIGKILL) == .signaled(SIGKILL))
         let acceptedBeforeKill = Set(sandbox.accepted.map(\.apnsID))
         #expect(acceptedBeforeKill.count < Self.recipients, "the kill came after every send")
@@ -61,7 +61,7 @@ struct CrashRecoveryTests {
         let second = try await HeraldProcess.start(
             database: "sqlite:" + database, secret: secret, extraArguments: flags)
         var rows: [DeliveryRecord] = []
-        try await poll("every delivery is recorded sent", deadline: .seconds(60)) {
+        try await eventually("every delivery is recorded sent", within: .seconds(60)) {
             rows = []
             for id in notificationIDs { rows += try await store.deliveries(notificationID: id) }
             return rows.count == Self.recipients && rows.allSatisfy { $0.status == .sent }

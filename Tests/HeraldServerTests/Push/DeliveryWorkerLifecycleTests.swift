@@ -2,6 +2,7 @@ import Foundation
 import HeraldModel
 import HeraldSandbox
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 /// The worker's part in the app's lifecycle: it drains on stop, and bad settings stop start-up.
@@ -14,12 +15,9 @@ struct DeliveryWorkerLifecycleTests {
         fixture.sandbox.setFault(.delay(.milliseconds(300)), for: token)
         try await fixture.register(token, for: "erin")
         let id = try await fixture.publish(to: "erin")
-        let clock = ContinuousClock()
-        let end = clock.now + .seconds(10)
-        while try await fixture.server.app.store.deliveries(notificationID: id).first?.status != .sending,
-            clock.now < end
-        {
-            try await Task.sleep(for: .milliseconds(5))
+        // Polled often: the stop should come while the push is in flight.
+        _ = try await becomesTrue(every: .milliseconds(5)) {
+            try await fixture.server.app.store.deliveries(notificationID: id).first?.status == .sending
         }
         await fixture.server.app.stop()
         let rows = try await fixture.server.app.store.deliveries(notificationID: id)

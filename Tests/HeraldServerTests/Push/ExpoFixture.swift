@@ -3,6 +3,7 @@ import HeraldModel
 import HeraldSandbox
 import HeraldServer
 import HeraldStore
+import HeraldTestSupport
 import Testing
 
 /// The Expo look-alike over TLS on a loopback port (wanting an access token), and a server whose
@@ -81,13 +82,12 @@ struct ExpoFixture {
     func deliveries(
         of notificationID: String, deadline: Duration = .seconds(10), until condition: ([DeliveryRecord]) -> Bool
     ) async throws -> [DeliveryRecord] {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        while true {
-            let rows = try await server.app.store.deliveries(notificationID: notificationID)
-            if condition(rows) || clock.now >= end { return rows }
-            try await Task.sleep(for: .milliseconds(10))
+        var rows: [DeliveryRecord] = []
+        _ = try await becomesTrue(within: deadline) {
+            rows = try await server.app.store.deliveries(notificationID: notificationID)
+            return condition(rows)
         }
+        return rows
     }
 
     /// The delivery rows of `notificationID` once none is queued or sending.

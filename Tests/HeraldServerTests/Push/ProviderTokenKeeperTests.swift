@@ -3,6 +3,7 @@ import HeraldCrypto
 import HeraldHTTP
 import HeraldPush
 import HeraldStore
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -34,10 +35,9 @@ struct ProviderTokenKeeperTests {
     }
 
     private static func withStore(_ body: (any HeraldStore) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keeper-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(try SQLiteStore(path: directory.appendingPathComponent("herald.db").path))
+        try await withTemporaryDirectory("keeper") { directory in
+            try await body(try SQLiteStore(path: directory.path("herald.db")))
+        }
     }
 
     @Test("both servers send with the first token offered, and move to the next one together before 50 minutes")

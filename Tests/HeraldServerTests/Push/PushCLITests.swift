@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Testing
 
 @Suite("herald serve: push settings")
@@ -56,9 +57,9 @@ struct PushCLITests {
 
     @Test("FCM: an unreadable or unusable service-account file stops the start with a message naming it")
     func badServiceAccount() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-fcm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-fcm")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let missing = directory.appendingPathComponent("missing.json").path
         let unreadable = await CLITests.run(
             ["serve", "--port", "0", "--database", "sqlite::memory:", "--fcm-service-account", missing])

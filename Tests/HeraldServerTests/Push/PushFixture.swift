@@ -3,6 +3,7 @@ import HeraldModel
 import HeraldPush
 import HeraldSandbox
 import HeraldServer
+import HeraldTestSupport
 import Testing
 
 /// The APNs and FCM look-alikes over TLS on a loopback port, and a server whose delivery worker
@@ -127,15 +128,14 @@ struct PushFixture {
         of notificationID: String, deadline: Duration = .seconds(10),
         until condition: ([DeliveryTests.Answer.Item]) -> Bool
     ) async throws -> [DeliveryTests.Answer.Item] {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        while true {
+        var items: [DeliveryTests.Answer.Item] = []
+        _ = try await becomesTrue(within: deadline) {
             let response = try await server.get("/v1/notifications/\(notificationID)/deliveries", token: apiKey)
             try #require(response.status == 200, "\(response.text)")
-            let items = try response.decode(DeliveryTests.Answer.self).items
-            if condition(items) || clock.now >= end { return items }
-            try await Task.sleep(for: .milliseconds(10))
+            items = try response.decode(DeliveryTests.Answer.self).items
+            return condition(items)
         }
+        return items
     }
 
     /// A fresh FCM registration token (letters, digits, `_`, `:` and `-`, as FCM's).

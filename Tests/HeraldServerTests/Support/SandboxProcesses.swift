@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 /// `herald sandbox` and `herald serve` as real processes, joined the way a developer joins them:
@@ -12,9 +13,7 @@ struct SandboxProcesses {
 
     /// Starts a sandbox on a free port with its state in a new temporary directory.
     static func startSandbox() async throws -> SandboxProcesses {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-sandbox-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory("herald-sandbox").path
         let sandbox = try await launchSandbox(in: directory)
         return SandboxProcesses(
             directory: directory, sandbox: sandbox, settings: try readEnvironmentFile(directory + "/herald.env"))
@@ -56,10 +55,9 @@ struct SandboxProcesses {
     /// up to 10 s (then the last answer, whatever it is).
     func accepted(_ provider: String, containing token: String) async throws -> String {
         var accepted = ""
-        let end = ContinuousClock.now + .seconds(10)
-        while !accepted.contains(token) && ContinuousClock.now < end {
-            try await Task.sleep(for: .milliseconds(50))
+        _ = try await becomesTrue(every: .milliseconds(50)) {
             accepted = try await admin("/admin/\(provider)/accepted")
+            return accepted.contains(token)
         }
         return accepted
     }

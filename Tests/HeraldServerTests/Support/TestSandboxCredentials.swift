@@ -1,5 +1,6 @@
 import Foundation
 import HeraldSandbox
+import HeraldTestSupport
 
 /// Sandbox key material for tests, made once per test process and copied into a fresh directory
 /// for each fixture (which may change its files: the FCM `token_uri`, say).
@@ -25,8 +26,6 @@ enum TestSandboxCredentials {
     }
 
     private static func makeDirectory(_ prefix: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryDirectory(prefix).path
     }
 }

@@ -1,25 +1,30 @@
 import Foundation
 import HeraldHTTP
 import HeraldHTTPTestSupport
-import HeraldServer
+import HeraldTestSupport
 import Testing
 
+@testable import HeraldServer
+
 /// A real `herald` server on a loopback port with its own SQLite file, and a client for it.
+/// ``get(_:token:headers:)``, ``send(_:_:json:token:headers:)`` and ``delete(_:token:)`` go
+/// through `transport`: the application's router in process, or HTTP to the port; `client`
+/// always speaks HTTP (streams, raw connections).
 struct TestServer {
     let app: HeraldApplication
     let client: LoopbackHTTPClient
+    let caller: TestClient
     let directory: URL
 
     /// A fixed secret so tests can also sign tokens themselves.
     static let secret = "test-user-token-secret-0123456789abcdef"
 
     static func start(
-        configure: (inout HeraldConfiguration) -> Void = { _ in }, now: @escaping @Sendable () -> Date = Date.init,
+        transport: TestTransport = .live, configure: (inout HeraldConfiguration) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "herald-test", level: .warning)
     ) async throws -> TestServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("herald-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory("herald-test").url
         var configuration = HeraldConfiguration()
         configuration.port = 0
         configuration.databaseURL = "sqlite:" + directory.appendingPathComponent("herald.db").path
@@ -27,10 +32,15 @@ struct TestServer {
         // Most suites read delivery rows as the publish wrote them; the push suites turn it on.
         configuration.pushWorker.isEnabled = false
         configure(&configuration)
-        let app = try await HeraldApplication(
-            configuration: configuration, logger: logger, now: now)
+        let app = try await HeraldApplication(configuration: configuration, logger: logger, now: now)
         try app.start()
-        return TestServer(app: app, client: LoopbackHTTPClient(port: app.port), directory: directory)
+        let client = LoopbackHTTPClient(port: app.port)
+        let caller =
+            switch transport {
+            case .live: TestClient(live: client)
+            case .router: TestClient(router: app.router, logger: logger)
+            }
+        return TestServer(app: app, client: client, caller: caller, directory: directory)
     }
 
     func stop() async {
@@ -45,11 +55,11 @@ struct TestServer {
     // MARK: Requests
 
     func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> LoopbackResponse {
-        try await client.request("GET", path, headers: auth(token) + headers)
+        try await caller.request("GET", path, headers: auth(token) + headers)
     }
 
     func delete(_ path: String, token: String? = nil) async throws -> LoopbackResponse {
-        try await client.request("DELETE", path, headers: auth(token))
+        try await caller.request("DELETE", path, headers: auth(token))
     }
 
     func send(
@@ -57,7 +67,7 @@ struct TestServer {
     ) async throws -> LoopbackResponse {
         var all = auth(token) + headers
         if json != nil { all.append(("Content-Type", "application/json")) }
-        return try await client.request(method, path, headers: all, body: Array((json ?? "").utf8))
+        return try await caller.request(method, path, headers: all, body: Array((json ?? "").utf8))
     }
 
     func send<Body: Encodable>(
@@ -102,12 +112,13 @@ struct PublishAnswer: Decodable {
 /// Runs `body` against a fresh server; afterwards no request may have been answered with a 5xx
 /// (the suite-wide guard: a 5xx is a bug).
 func withServer(
+    transport: TestTransport = .live,
     configure: (inout HeraldConfiguration) -> Void = { _ in },
     now: @escaping @Sendable () -> Date = Date.init,
     logger: Logger = Logger(label: "herald-test", level: .warning),
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(configure: configure, now: now, logger: logger)
+    let server = try await TestServer.start(transport: transport, configure: configure, now: now, logger: logger)
     do {
         try await body(server)
     } catch {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldLog
 import HeraldModel
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -51,15 +52,13 @@ struct PostgresLiveChangeTests {
 
     /// Waits until another session waits for a lock `connection` holds.
     private func waitUntilBlocking(_ connection: PostgresConnection) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
+        let blocking = try await becomesTrue {
             let blocked = try connection.queryOne(
                 "SELECT count(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
             ) { row throws(StoreError) in try row.int(0) }
-            if blocked ?? 0 > 0 { return }
-            try #require(ContinuousClock.now < deadline, "the publish never waited for the held counter row")
-            try await Task.sleep(for: .milliseconds(10))
+            return blocked ?? 0 > 0
         }
+        try #require(blocking, "the publish never waited for the held counter row")
     }
 
     @Test("a store's listener hears publishes, reads, deletes and mark-all-seen committed through another store")
@@ -197,10 +196,7 @@ private final class HeardChanges: Sendable {
 
     /// Waits (polling) until what was reported so far satisfies `holds`.
     func waitUntil(_ what: String, _ holds: ([LiveChange]) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !holds(all) {
-            try #require(ContinuousClock.now < deadline, "the listener never reported \(what): \(all.prefix(10))")
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let reported = try await becomesTrue { holds(all) }
+        try #require(reported, "the listener never reported \(what): \(all.prefix(10))")
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -32,7 +33,7 @@ struct PostgresPoolTests {
                         }
                     }
                 }
-                try await waitUntil("two transactions run and eight wait") {
+                try await eventually("two transactions run and eight wait", within: .seconds(20)) {
                     inside.withLock { $0.now } == 2 && store.pool.waitingCount == 8
                 }
                 for _ in 0..<10 { gate.signal() }
@@ -59,9 +60,9 @@ struct PostgresPoolTests {
                     try AccountStatements.ping(db)
                 }
             }
-            try await waitUntil("the only connection is taken") { holding.withLock { $0 } }
+            try await eventually("the only connection is taken", within: .seconds(20)) { holding.withLock { $0 } }
             let waiter = Task { try await store.counts(userID: "u1") }
-            try await waitUntil("a second call waits") { store.pool.waitingCount == 1 }
+            try await eventually("a second call waits", within: .seconds(20)) { store.pool.waitingCount == 1 }
             #expect(timer.pendingDelays == [.seconds(5)])
             timer.fireAll()
             let error = try await #require(throws: StoreError.self) { try await waiter.value }
@@ -154,7 +155,7 @@ struct PostgresPoolTests {
             try admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(applicationName)")
         }
-        try await waitUntil("the sessions are gone") {
+        try await eventually("the sessions are gone", within: .seconds(20)) {
             try await offCooperativePool {
                 try PostgresConnection(url: base).queryOne(
                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(applicationName)"
@@ -192,15 +193,5 @@ final class ManualTimer: Sendable {
             return pending
         }
         for entry in due { entry.action() }
-    }
-}
-
-/// Polls `condition` every 20 ms until it holds; fails the test after 20 s. For real
-/// connections and threads, where no clock can be moved.
-func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-    let end = ContinuousClock.now + .seconds(20)
-    while try await !condition() {
-        try #require(ContinuousClock.now < end, "timed out waiting until \(what)")
-        try await Task.sleep(for: .milliseconds(20))
     }
 }

@@ -9,34 +9,28 @@ struct BenchCommand {
 
     func run(_ raw: [String]) async throws -> Int32 {
         guard let sub = raw.first, sub != "--help" else {
-            cli.out(Help.bench)
+            cli.out(Self.spec.help)
             return raw.isEmpty ? 2 : 0
         }
-        let args = try Arguments(
-            Array(raw.dropFirst()),
-            valued: ["database", "users", "notifications", "devices", "output", "user-token-secret", "repeat"],
-            environment: cli.environment)
+        let args = try Self.spec.parse(Array(raw.dropFirst()), environment: cli.environment)
         if args.has("help") {
-            cli.out(Help.bench)
+            cli.out(Self.spec.help)
             return 0
         }
-        let configuration = cli.configuration(args)
         let users = try args.int("users", default: 10_000, range: 1...1_000_000)
         let seedStarted = ContinuousClock.now
         switch sub {
         case "seed":
             let total = try args.int("notifications", default: 1_000_000, range: 1...100_000_000)
-            try await seed(configuration: configuration, users: users, total: total)
+            try await seed(store: try StoreAccess(args).store, users: users, total: total)
         case "push-seed":
             let devices = try args.int("devices", default: 100_000, range: 1...10_000_000)
-            let seeded = try await BenchPushSeed(store: try StoreFactory.open(url: configuration.databaseURL))
-                .seed(devices: devices)
+            let seeded = try await BenchPushSeed(store: try StoreAccess(args).store).seed(devices: devices)
             cli.out("seeded \(seeded) APNs deliveries in \(ContinuousClock.now - seedStarted)")
         case "tokens":
             guard let output = args.value("output") else { throw CLIError("--output FILE is required") }
-            let app = try await HeraldApplication(
-                configuration: configuration, logger: .init(label: "herald", level: .warning))
-            let tokens = try (0..<users).map { try app.userToken(for: Self.userID($0), ttl: 86_400) }
+            let minter = try await StoreAccess(args).userTokens(secret: args.value("user-token-secret"))
+            let tokens = try (0..<users).map { try minter.mint(Self.userID($0), ttl: 86_400) }
             try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
             cli.out("wrote \(users) user tokens to \(output)")
         case "sanitize":
@@ -52,8 +46,7 @@ struct BenchCommand {
     static func userID(_ index: Int) -> String { "bench-user-\(index)" }
 
     /// Publishes `total` notifications round-robin over `users`, 1,000 recipients per transaction.
-    private func seed(configuration: HeraldConfiguration, users: Int, total: Int) async throws {
-        let store = try StoreFactory.open(url: configuration.databaseURL)
+    private func seed(store: any HeraldStore, users: Int, total: Int) async throws {
         let types = [
             "order.shipped", "promo.flash", "loyalty.points", "reminder.expiry", "account.security", "system.news",
         ]
@@ -80,4 +73,36 @@ struct BenchCommand {
         let elapsed = ContinuousClock.now - started
         cli.out("seeded \(written) notifications for \(users) users in \(elapsed)")
     }
+
+    static let spec = CommandSpec(
+        name: "bench", summary: "Seed data and mint tokens for scripts/bench-inbox.sh and bench-push.sh.",
+        usage: """
+            Usage: herald bench seed [--users 10000] [--notifications 1000000] [--database URL]
+                   herald bench push-seed [--devices 100000] [--database URL]
+                   herald bench tokens --output FILE [--users 10000] [--database URL]
+                   herald bench sanitize [--repeat 3]
+
+            `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
+            1,000 per transaction. `push-seed` registers one production APNs device for each of the
+            users bench-push-user-0 ... N-1 and publishes one notification with push to all of them,
+            so the outbox holds N queued APNs deliveries (run it with the worker off: no `serve`).
+            `tokens` writes one user token per line for those users. `sanitize` times the HTML
+            sanitizer on inputs that once cost it quadratic time (best of --repeat runs each).
+            """,
+        sections: [
+            .options([
+                .value("users", "N", "Users of seed and tokens {twin} (default 10000)"),
+                .value("notifications", "N", "Notifications seed writes {twin} (default 1000000)"),
+                .value("devices", "N", "Devices push-seed registers {twin} (default 100000)"),
+                .value("output", "FILE", "Where tokens writes {twin}"),
+                .value("repeat", "N", "Runs of each sanitize input {twin} (default 3)"),
+                .database("sqlite:./herald.db or postgres://... {twin}"),
+                .userTokenSecret(
+                    """
+                    The secret tokens signs with {twin}
+                    (default: the database's)
+                    """),
+            ])
+        ],
+        column: 30)
 }

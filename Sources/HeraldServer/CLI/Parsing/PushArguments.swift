@@ -1,16 +1,103 @@
 import Foundation
 import HeraldPush
 
-extension Arguments {
-    /// The `serve` flags of push delivery (each with its `HERALD_*` twin).
-    static let pushFlags: Set<String> = [
-        "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
-        "fcm-service-account", "fcm-base-url", "fcm-ca-file",
-        "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
-        "push-max-attempts", "push-http-engine", "expo-base-url", "expo-access-token", "expo-ca-file",
-        "expo-receipt-delay",
+extension Option {
+    /// The `serve` flags of APNs, FCM and the delivery worker.
+    static let push: [Option] = [
+        .value("apns-key-file", "PATH", ".p8 signing key {twin}"),
+        .value("apns-key-id", "ID", "Key id of the .p8 key {twin}"),
+        .value("apns-team-id", "ID", "Apple developer team id {twin}"),
+        .value("apns-topic", "BUNDLE_ID", "The app's bundle id, sent as apns-topic {twin}"),
+        .value(
+            "apns-base-url", "URL",
+            """
+            One gateway for every device {twin} (default:
+            production devices https://api.push.apple.com, development
+            devices https://api.sandbox.push.apple.com)
+            """),
+        .value(
+            "apns-ca-file", "PATH",
+            """
+            PEM certificates to trust instead of the system's, e.g. the
+            sandbox's {twin}
+            """),
+        .value(
+            "fcm-service-account", "PATH",
+            """
+            Service-account JSON key of the Firebase project; turns FCM on
+            {twin}
+            """),
+        .value(
+            "fcm-base-url", "URL",
+            """
+            FCM endpoint {twin} (default
+            https://fcm.googleapis.com)
+            """),
+        .value(
+            "fcm-ca-file", "PATH",
+            """
+            PEM certificates to trust for FCM and the account's token_uri
+            {twin}
+            """),
+        .value("push-concurrency", "N", "Sends in flight at once {twin} (default 256)"),
+        .value("push-batch-size", "N", "Outbox rows claimed per batch {twin} (default 1024)"),
+        .value(
+            "push-lease", "SECONDS",
+            """
+            How long a claimed row waits before another claim
+            {twin} (default 60)
+            """),
+        .value(
+            "push-retry-base", "SECONDS",
+            """
+            First retry's backoff ceiling, doubling per attempt
+            {twin} (default 1)
+            """),
+        .value("push-retry-cap", "SECONDS", "Longest retry wait {twin} (default 1800)"),
+        .value(
+            "push-max-attempts", "N",
+            """
+            Attempts before a delivery fails {twin}
+            (default 8)
+            """),
+        .value(
+            "push-http-engine", "ENGINE",
+            """
+            HTTP/2 client of the providers: nghttp2 or libcurl
+            {twin} (default nghttp2)
+            """),
     ]
 
+    /// The `serve` flags of the Expo push service.
+    static let expo: [Option] = [
+        .value(
+            "expo-base-url", "URL",
+            """
+            The Expo push service {twin}
+            (default https://exp.host)
+            """),
+        .value(
+            "expo-access-token", "TOKEN",
+            """
+            Access token of a project with enhanced push security, sent
+            as Authorization: Bearer {twin}
+            """),
+        .value(
+            "expo-ca-file", "PATH",
+            """
+            PEM certificates to trust instead of the system's, e.g. the
+            sandbox's {twin}
+            """),
+        .value(
+            "expo-receipt-delay", "SECONDS",
+            """
+            Wait after a ticket before fetching its receipt
+            {twin} (default 900)
+            """),
+    ]
+}
+
+extension Arguments {
     /// The Expo settings: on by default against `https://exp.host`, changed by what is given.
     func expoSettings() throws -> ExpoSettings {
         var settings = ExpoSettings()

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCrypto
+import HeraldTestSupport
 import Testing
 
 @Suite("ES256 and RS256 keys and JWTs")
@@ -175,8 +176,9 @@ struct OpenSSLCrossCheckTests {
 
     @Test("openssl verifies our ES256 and RS256 signatures")
     func opensslVerifiesOurs() async throws {
-        let directory = try OpenSSLTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-openssl")
+        defer { scratch.remove() }
+        let directory = scratch.url
         try Data(message).write(to: directory.appendingPathComponent("data"))
         for key in [try SigningKey.generateP256(), try SigningKey.generateRSA()] {
             try key.publicKeyPEM().write(
@@ -192,8 +194,9 @@ struct OpenSSLCrossCheckTests {
 
     @Test("we load openssl's PKCS#8 keys and verify its signatures")
     func weVerifyOpenSSLs() async throws {
-        let directory = try OpenSSLTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory("herald-openssl")
+        defer { scratch.remove() }
+        let directory = scratch.url
         try Data(message).write(to: directory.appendingPathComponent("data"))
         let generators = [
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem"],

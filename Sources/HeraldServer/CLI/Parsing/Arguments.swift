@@ -1,17 +1,18 @@
 import Foundation
 
-/// Flags of one command: `--name value`, `--name=value` and bare `--switch`, each with an
-/// environment twin (`HERALD_NAME`); flags win.
+/// The flags of one command line, parsed against the command's table (``Option``):
+/// `--name value`, `--name=value` and bare `--switch`; a flag not given reads its environment
+/// twin. Flags win.
 struct Arguments {
     private(set) var values: [String: String] = [:]
     private(set) var switches: Set<String> = []
+    private let options: [String: Option]
     let environment: [String: String]
 
-    /// Parses `arguments` (after the command words). `valued` lists the flags that take a value.
-    init(_ arguments: [String], valued: Set<String>, switches allowed: Set<String> = [], environment: [String: String])
-        throws
-    {
+    /// Parses `arguments` (after the command words) against `options`; `--help` is always a switch.
+    init(_ arguments: [String], options: [Option], environment: [String: String]) throws {
         self.environment = environment
+        self.options = Dictionary(options.map { ($0.name, $0) }) { first, _ in first }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -24,10 +25,11 @@ struct Arguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if name == "help" || allowed.contains(name) {
+            let option = self.options[name]
+            if name == "help" || (option != nil && option?.placeholder == nil) {
                 guard inlineValue == nil else { throw CLIError("--\(name) takes no value") }
                 switches.insert(name)
-            } else if valued.contains(name) {
+            } else if option != nil {
                 if let inlineValue {
                     values[name] = inlineValue
                 } else {
@@ -42,14 +44,18 @@ struct Arguments {
         }
     }
 
-    /// The flag's value, else its `HERALD_*` twin, else `nil`.
+    /// The flag's value, else its twin's (when set and not empty), else `nil`.
     func value(_ name: String) -> String? {
+        guard let option = options[name] else { preconditionFailure("--\(name) is not in the command's table") }
         if let value = values[name] { return value }
-        let key = "HERALD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
-        return environment[key].flatMap { $0.isEmpty ? nil : $0 }
+        return option.twin.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    func has(_ name: String) -> Bool { switches.contains(name) }
+    /// Whether the switch `name` (or `help`) was given.
+    func has(_ name: String) -> Bool {
+        precondition(name == "help" || options[name] != nil, "--\(name) is not in the command's table")
+        return switches.contains(name)
+    }
 
     func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = value(name) else { return defaultValue }
@@ -62,6 +68,13 @@ struct Arguments {
 }
 
 extension Arguments {
+    /// `--database` (`HERALD_DATABASE_URL`), else `sqlite:./herald.db`. `HERALD_DATABASE`, the
+    /// name a standard twin would have, has always been read before `HERALD_DATABASE_URL` and still is.
+    var databaseURL: String {
+        values["database"] ?? environment["HERALD_DATABASE"].flatMap { $0.isEmpty ? nil : $0 } ?? value("database")
+            ?? HeraldConfiguration().databaseURL
+    }
+
     /// `--max-token-lifetime` (`HERALD_MAX_TOKEN_LIFETIME`) in seconds: what `serve` accepts and
     /// `token` mints at most.
     func maxTokenLifetime() throws -> Int {

@@ -7,13 +7,6 @@ enum OpenSSLTool {
         var description: String
     }
 
-    /// A fresh empty directory under the system's temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-openssl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Runs `openssl arguments` in `directory` and answers its standard output.
     static func run(_ arguments: [String], in directory: URL? = nil) async throws -> String {
         let result = try await ChildProcess.run("/usr/bin/openssl", arguments, directory: directory?.path)

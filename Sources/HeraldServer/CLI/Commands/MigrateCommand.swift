@@ -1,0 +1,42 @@
+import HeraldStore
+
+/// `herald migrate`: applies the migrations the database lacks and exits. It opens only the store.
+struct MigrateCommand {
+    let cli: HeraldCLI
+
+    func run(_ raw: [String]) async throws -> Int32 {
+        let args = try Self.spec.parse(raw, environment: cli.environment)
+        if args.has("help") {
+            cli.out(Self.spec.help)
+            return 0
+        }
+        let url = args.databaseURL
+        let applied =
+            try PostgresStore.isPostgresURL(url)
+            ? PostgresStore.open(url: url).migrate() : SQLiteStore.open(url: url).migrate()
+        cli.out(
+            applied.isEmpty
+                ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+        return 0
+    }
+
+    static let spec = CommandSpec(
+        name: "migrate", summary: "Apply database migrations and exit.",
+        usage: """
+            Usage: herald migrate [--database URL]
+
+            Applies the numbered migrations the database lacks and exits. `serve` does this too.
+            """,
+        sections: [
+            .options([
+                .database(
+                    """
+                    sqlite:./herald.db, sqlite:///abs/path.db, or
+                    postgres://user[:password]@host:port/db {twin}
+                    (default sqlite:./herald.db). Processes migrating one PostgreSQL
+                    database at once apply each migration once.
+                    """)
+            ])
+        ],
+        column: 19)
+}
