@@ -1,3 +1,5 @@
+import HeraldHTTP2
+
 /// One request of the nghttp2 engine from `send` to its answer: the header block built on the
 /// caller's thread, then, on the loop's thread, its place (waiting, or a stream of a connection)
 /// and the response as it arrives.
@@ -18,10 +20,8 @@ final class PendingRequest: @unchecked Sendable {
     }
 
     let origin: Origin
-    /// Names and values of every field (pseudo-headers first), back to back.
-    let headerBlock: [UInt8]
-    /// Per field: name offset, name length, value offset, value length in `headerBlock`.
-    let fieldBounds: [Int]
+    /// Every field, pseudo-headers first.
+    let headerBlock: HeaderBlock
     let body: [UInt8]
     /// When the request times out, counted from `send`.
     let deadline: ContinuousClock.Instant
@@ -60,20 +60,7 @@ final class PendingRequest: @unchecked Sendable {
         timeout = request.timeout ?? configuration.requestTimeout
         deadline = .now + timeout
         body = request.body
-        var block: [UInt8] = []
-        var bounds: [Int] = []
-        block.reserveCapacity(256 + request.headers.count * 48)
-        bounds.reserveCapacity((request.headers.count + 5) * 4)
-        func append(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>) {
-            let nameStart = block.count
-            block.append(contentsOf: name)
-            let valueStart = block.count
-            block.append(contentsOf: value)
-            bounds.append(nameStart)
-            bounds.append(valueStart - nameStart)
-            bounds.append(valueStart)
-            bounds.append(block.count - valueStart)
-        }
+        var block = HeaderBlock(capacity: request.headers.count + 5)
         var authority = origin.authority
         var hasContentLength = false
         var fields: [(name: String, value: String)] = []
@@ -90,16 +77,15 @@ final class PendingRequest: @unchecked Sendable {
             if lowered == "content-length" { hasContentLength = true }
             fields.append((lowered, value))
         }
-        append(":method".utf8, request.method.utf8)
-        append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
-        append(":authority".utf8, authority.utf8)
-        append(":path".utf8, path.utf8)
-        for (name, value) in fields { append(name.utf8, value.utf8) }
+        block.append(":method".utf8, request.method.utf8)
+        block.append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
+        block.append(":authority".utf8, authority.utf8)
+        block.append(":path".utf8, path.utf8)
+        for (name, value) in fields { block.append(name.utf8, value.utf8) }
         if !hasContentLength && (!body.isEmpty || request.method == "POST" || request.method == "PUT") {
-            append("content-length".utf8, String(body.count).utf8)
+            block.append("content-length".utf8, String(body.count).utf8)
         }
         headerBlock = block
-        fieldBounds = bounds
     }
 
     /// Resumes the caller once; later calls do nothing.

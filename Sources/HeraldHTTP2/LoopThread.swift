@@ -5,7 +5,7 @@ import CNGHTTP2
 #endif
 
 /// Starts and joins the event-loop threads (named `h2-PORT-N`, which tests count).
-enum LoopThread {
+package enum LoopThread {
     private final class Body {
         let name: String
         let run: () -> Void
@@ -16,7 +16,7 @@ enum LoopThread {
     }
 
     /// Runs `run` on a new thread; a system out of threads is a failure of the process.
-    static func start(name: String, _ run: sending @escaping () -> Void) -> pthread_t {
+    package static func start(name: String, _ run: sending @escaping () -> Void) -> pthread_t {
         let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(
@@ -33,7 +33,7 @@ enum LoopThread {
     }
 
     /// Waits for a thread that has already signalled its end (so this returns at once).
-    static func join(_ thread: pthread_t) {
+    package static func join(_ thread: pthread_t) {
         _ = pthread_join(thread, nil)
     }
 }
