@@ -20,6 +20,8 @@ package final class EventLoop: Sendable {
     private let wakePending = Atomic<Bool>(false)
 
     package init<Failure: NativeCallError>(throwing: Failure.Type) throws(Failure) {
+        // TLS writes go through write(2), which raises SIGPIPE on a connection the peer closed.
+        signal(SIGPIPE, SIG_IGN)
         epollFD = try NativeCall<Failure>.system(epoll_create1(Int32(EPOLL_CLOEXEC)), "epoll_create1")
         do {
             wakeFD = try NativeCall<Failure>.system(
@@ -36,18 +38,22 @@ package final class EventLoop: Sendable {
         close(wakeFD)
     }
 
-    /// Makes the loop's next (or current) wait return with a ``wakeTag`` event; from any thread.
+    /// Makes the loop's next (or current) wait return with a ``wakeTag`` event; from any thread,
+    /// after queueing what the loop is woken for (under the lock the loop reads it with).
     package func wake() {
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !wakePending.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 
-    /// Takes the wake-up, before the loop reads what it was woken for.
+    /// Takes the wake-up, before the loop reads what it was woken for. The eventfd is read before
+    /// the flag is cleared: a ``wake()`` in between writes nothing, and what it was for is queued
+    /// before the loop reads its queue; the other way round, its write would be read here and
+    /// the flag left set with nothing to wake the next wait.
     package func drainWake() {
-        wakePending.store(false, ordering: .sequentiallyConsistent)
         var count: UInt64 = 0
         _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
+        wakePending.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Waits for events up to `timeout` milliseconds (-1: no limit); answers how many arrived.

@@ -4,7 +4,8 @@ import CNGHTTP2
     import Glibc
 #endif
 
-/// Starts and joins the event-loop threads (named `h2-PORT-N`, which tests count).
+/// Starts and joins the event-loop threads, each named (the sandbox's `h2-PORT-N`, which tests
+/// count; the push client's `herald-h2c`) for profiles and `top -H`.
 package enum LoopThread {
     private final class Body {
         let name: String
@@ -30,6 +31,11 @@ package enum LoopThread {
             }, body)
         precondition(result == 0, "pthread_create failed with \(result)")
         return thread
+    }
+
+    /// Lets a thread that nobody joins free itself when it ends.
+    package static func detach(_ thread: pthread_t) {
+        _ = pthread_detach(thread)
     }
 
     /// Waits for a thread that has already signalled its end (so this returns at once).

@@ -3,7 +3,8 @@ import COpenSSL
 /// Owns one `SSL_CTX*`, TLS 1.2 or later with HTTP/2 by ALPN: a client's (offering `h2`,
 /// verifying peers against the system's certificate authorities or a CA file) or a server's
 /// (its certificate and key, answering `h2`).
-package final class TLSContext: @unchecked Sendable {  // Safe: not changed after init; OpenSSL locks what SSL_new shares.
+// Safe: not changed after init; OpenSSL locks what `SSL_new` shares.
+package final class TLSContext: @unchecked Sendable {
     package let handle: OpaquePointer
     /// A client's: why its certificate authorities could not be loaded (every TLS connection
     /// then fails with it), and the CA file it named.
@@ -11,7 +12,9 @@ package final class TLSContext: @unchecked Sendable {  // Safe: not changed afte
     private let counter: HandleCounter?
 
     /// A client context trusting `caFile` instead of the system's authorities when set.
-    package init<Failure: NativeCallError>(clientTrusting caFile: String?, counter: HandleCounter, throwing: Failure.Type)
+    package init<Failure: NativeCallError>(
+        clientTrusting caFile: String?, counter: HandleCounter, throwing: Failure.Type
+    )
         throws(Failure)
     {
         handle = try NativeCall<Failure>.openSSLObject(SSL_CTX_new(TLS_client_method()), "SSL_CTX_new")
@@ -30,7 +33,8 @@ package final class TLSContext: @unchecked Sendable {  // Safe: not changed afte
                 ? nil : (.openSSL("SSL_CTX_load_verify_locations"), caFile)
         } else {
             trustFailure =
-                SSL_CTX_set_default_verify_paths(handle) == 1 ? nil : (.openSSL("SSL_CTX_set_default_verify_paths"), nil)
+                SSL_CTX_set_default_verify_paths(handle) == 1
+                ? nil : (.openSSL("SSL_CTX_set_default_verify_paths"), nil)
         }
     }
 

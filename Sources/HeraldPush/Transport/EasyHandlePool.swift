@@ -1,5 +1,5 @@
-import Synchronization
 import HeraldHTTP2
+import Synchronization
 
 /// Easy handles of finished transfers, kept for the next ones: a new handle costs several
 /// allocations (and its buffers more on first use), a reset one none.

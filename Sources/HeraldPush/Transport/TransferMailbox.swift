@@ -1,5 +1,5 @@
-import Synchronization
 import HeraldHTTP2
+import Synchronization
 
 /// What callers hand to the transfer loop (new transfers, cancellations, the order to stop),
 /// the loop's wake-up, and the counters both sides read.

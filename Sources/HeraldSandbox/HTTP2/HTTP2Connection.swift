@@ -228,14 +228,11 @@ final class HTTP2Connection: SessionDelegate {
         streams[streamID] = nil
     }
 
-    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (
+        count: Int, finished: Bool
+    ) {
         guard let stream = streams[streamID] else { return (0, true) }
-        let count = min(buffer.count, stream.response.count - stream.responseSent)
-        stream.response.withUnsafeBufferPointer { source in
-            _ = buffer.initialize(fromContentsOf: source[stream.responseSent..<stream.responseSent + count])
-        }
-        stream.responseSent += count
-        return (count, stream.responseSent == stream.response.count)
+        return stream.response.read(into: buffer)
     }
 
     // MARK: Answers
@@ -257,7 +254,7 @@ final class HTTP2Connection: SessionDelegate {
             resetOnClose()
             return
         }
-        stream.response = response.body
+        stream.response = OutgoingBody(response.body)
         var block = HeaderBlock(capacity: response.headers.count + 1)
         block.append(":status".utf8, String(response.status).utf8)
         for field in response.headers { block.append(field.name.lowercased().utf8, field.value.utf8) }

@@ -39,8 +39,6 @@ public final class HTTP2Server: Sendable {
         configuration: HTTP2ServerConfiguration = HTTP2ServerConfiguration(),
         answering answer: @escaping @Sendable (HTTP2Request) -> HTTP2Answer
     ) throws(HTTP2ServerError) -> HTTP2Server {
-        // TLS writes go through write(2), which raises SIGPIPE on a closed connection.
-        signal(SIGPIPE, SIG_IGN)
         let tls = try configuration.tls.map { identity throws(HTTP2ServerError) in
             try TLSContext(
                 serverCertificate: identity.certificatePath, privateKey: identity.privateKeyPath,

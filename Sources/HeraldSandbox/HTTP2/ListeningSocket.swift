@@ -23,7 +23,8 @@ enum ListeningSocket {
         do {
             var on: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-            try NativeCall<HTTP2ServerError>.system(bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen), "bind")
+            try NativeCall<HTTP2ServerError>.system(
+                bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen), "bind")
             try NativeCall<HTTP2ServerError>.system(listen(fd, 4096), "listen")
             var bound = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -16,7 +16,8 @@ enum SelfSignedCertificate {
         let serialNumber = serial.reduce(0) { ($0 << 8) | Int($1) } & Int.max
         try NativeCall<HTTP2ServerError>.openSSL(
             ASN1_INTEGER_set(X509_get_serialNumber(certificate), serialNumber), "ASN1_INTEGER_set")
-        _ = try NativeCall<HTTP2ServerError>.openSSLObject(X509_gmtime_adj(X509_getm_notBefore(certificate), -3600), "X509_gmtime_adj")
+        _ = try NativeCall<HTTP2ServerError>.openSSLObject(
+            X509_gmtime_adj(X509_getm_notBefore(certificate), -3600), "X509_gmtime_adj")
         _ = try NativeCall<HTTP2ServerError>.openSSLObject(
             X509_gmtime_adj(X509_getm_notAfter(certificate), 10 * 365 * 86400), "X509_gmtime_adj")
         try NativeCall<HTTP2ServerError>.openSSL(X509_set_pubkey(certificate, key), "X509_set_pubkey")

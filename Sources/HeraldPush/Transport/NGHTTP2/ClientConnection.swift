@@ -104,7 +104,8 @@ final class ClientConnection: SessionDelegate {
         failSetup(
             HTTP2ClientError(
                 kind: .connectionRefused, code: Int(connectError), library: "system",
-                message: "Failed to connect to \(origin.host) port \(origin.port): \(String(cString: strerror(connectError)))"
+                message:
+                    "Failed to connect to \(origin.host) port \(origin.port): \(String(cString: strerror(connectError)))"
             ))
     }
 
@@ -264,7 +265,7 @@ final class ClientConnection: SessionDelegate {
         guard let session = io?.session else { return loop.complete(request, .failure(HTTP2ClientError.shutDown)) }
         do {
             let streamID = try session.submitRequest(
-                request.headerBlock, hasBody: !request.body.isEmpty, throwing: HTTP2ClientError.self)
+                request.headerBlock, hasBody: !request.body.bytes.isEmpty, throwing: HTTP2ClientError.self)
             streams[streamID] = request
             request.phase = .streaming
             request.streamID = streamID
@@ -408,13 +409,10 @@ final class ClientConnection: SessionDelegate {
             request, .failure(HTTP2ClientError(.nghttp2(libraryError, "nghttp2_session_mem_send"), kind: kind)))
     }
 
-    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (
+        count: Int, finished: Bool
+    ) {
         guard let request = streams[streamID] else { return (0, true) }
-        let count = min(buffer.count, request.body.count - request.bodySent)
-        request.body.withUnsafeBufferPointer { source in
-            _ = buffer.initialize(fromContentsOf: source[request.bodySent..<request.bodySent + count])
-        }
-        request.bodySent += count
-        return (count, request.bodySent == request.body.count)
+        return request.body.read(into: buffer)
     }
 }

@@ -54,8 +54,6 @@ final class ClientLoop {
     }
 
     private func run() {
-        // Named for profiles and `top -H` (a new thread would carry its creator's name).
-        _ = pthread_setname_np(pthread_self(), "herald-h2c")
         var ready = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let count = events.wait(into: &ready, timeout: nextTimeout())

@@ -3,9 +3,8 @@ import HeraldHTTP2
 /// One request of the nghttp2 engine from `send` to its answer: the header block built on the
 /// caller's thread, then, on the loop's thread, its place (waiting, or a stream of a connection)
 /// and the response as it arrives.
-///
-/// `@unchecked Sendable`: the caller builds it and sets `continuation` before queueing it; from
-/// then on only the loop's thread touches it (the mailbox's lock orders the hand-over).
+// Safe: the caller builds it and sets `continuation` before queueing it; from then on only the
+// loop's thread touches it (the mailbox's lock orders the hand-over).
 final class PendingRequest: @unchecked Sendable {
     /// Where the request is in its life, as the loop sees it.
     enum Phase {
@@ -22,7 +21,7 @@ final class PendingRequest: @unchecked Sendable {
     let origin: Origin
     /// Every field, pseudo-headers first.
     let headerBlock: HeaderBlock
-    let body: [UInt8]
+    var body: OutgoingBody
     /// When the request times out, counted from `send`.
     let deadline: ContinuousClock.Instant
     let timeout: Duration
@@ -36,8 +35,6 @@ final class PendingRequest: @unchecked Sendable {
     unowned(unsafe) var connection: ClientConnection?
     /// Position in the loop's ``DeadlineHeap`` (-1: not in it).
     var heapIndex = -1
-    /// Bytes of `body` handed to nghttp2 so far.
-    var bodySent = 0
     var status = 0
     /// Response header lines, "name: value\r\n" each, parsed on the caller's thread.
     var head: [UInt8] = []
@@ -59,7 +56,7 @@ final class PendingRequest: @unchecked Sendable {
         self.origin = origin
         timeout = request.timeout ?? configuration.requestTimeout
         deadline = .now + timeout
-        body = request.body
+        body = OutgoingBody(request.body)
         var block = HeaderBlock(capacity: request.headers.count + 5)
         var authority = origin.authority
         var hasContentLength = false
@@ -82,8 +79,8 @@ final class PendingRequest: @unchecked Sendable {
         block.append(":authority".utf8, authority.utf8)
         block.append(":path".utf8, path.utf8)
         for (name, value) in fields { block.append(name.utf8, value.utf8) }
-        if !hasContentLength && (!body.isEmpty || request.method == "POST" || request.method == "PUT") {
-            block.append("content-length".utf8, String(body.count).utf8)
+        if !hasContentLength && (!request.body.isEmpty || request.method == "POST" || request.method == "PUT") {
+            block.append("content-length".utf8, String(request.body.count).utf8)
         }
         headerBlock = block
     }
