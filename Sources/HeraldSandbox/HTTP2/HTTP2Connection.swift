@@ -1,4 +1,3 @@
-import CNGHTTP2
 import HeraldHTTP2
 
 #if canImport(Glibc)
