@@ -39,14 +39,16 @@ let package = Package(
         .target(
             name: "HeraldStore",
             dependencies: ["CSQLite", "CPostgres", "HeraldLog", "HeraldModel", "HeraldServerModel"]),
-        // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth (Auth/), the HTTP/2 client over
-        // libnghttp2 and OpenSSL (Transport/NGHTTP2/) or libcurl multi (Transport/), the APNs
-        // client (APNs/), verdicts and retry policy (Delivery/).
+        // The one HTTP/2 core over libnghttp2 and OpenSSL, internal to the package: the epoll loop
+        // and its wake, the session for either role, TLS context and stream, socket I/O, the
+        // checker of native calls. The push client and the sandbox server build on it.
+        .target(name: "HeraldHTTP2", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldCrypto"]),
+        // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth
+        // (Auth/), the HTTP/2 client: its origin pool over HeraldHTTP2 (Transport/NGHTTP2/) or
+        // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
         .target(
             name: "HeraldPush",
-            dependencies: [
-                "CCurl", "CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldSocket",
-            ]),
+            dependencies: ["CCurl", "CNGHTTP2", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2"]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
@@ -57,13 +59,11 @@ let package = Package(
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
             resources: [.embedInCode("Resources/openapi.json")]),
-        // The provider sandbox: an HTTP/2 server (h2c and TLS) over libnghttp2 and OpenSSL (HTTP2/),
-        // the APNs look-alike on it (APNs/), its key material (Credentials/).
+        // The provider sandbox: an HTTP/2 server (h2c and TLS) over HeraldHTTP2 that accepts and
+        // dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on it, its key material (Credentials/).
         .target(
             name: "HeraldSandbox",
-            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldSocket"]),
-        // Non-blocking socket reads and writes, shared by the push HTTP/2 client and the sandbox.
-        .target(name: "HeraldSocket"),
+            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldHTTP2"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),

@@ -1,4 +1,5 @@
 import CCurl
+import HeraldHTTP2
 
 /// Owns one libcurl easy handle, the header list and error buffer it points at, and frees them
 /// all in `deinit`.

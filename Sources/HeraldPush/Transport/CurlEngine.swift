@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HeraldHTTP2
 
 /// The libcurl engine of `HTTP2Client`: libcurl's multi interface on one thread of its own, with
 /// `CURLOPT_PIPEWAIT` so requests wait for an open connection to take them as a new stream

@@ -1,4 +1,5 @@
 import CCurl
+import HeraldHTTP2
 
 /// Owns one libcurl multi handle and frees it in `deinit`.
 ///

@@ -1,3 +1,4 @@
+import HeraldHTTP2
 import Synchronization
 
 /// Easy handles of finished transfers, kept for the next ones: a new handle costs several

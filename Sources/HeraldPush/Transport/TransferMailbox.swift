@@ -1,3 +1,4 @@
+import HeraldHTTP2
 import Synchronization
 
 /// What callers hand to the transfer loop (new transfers, cancellations, the order to stop),

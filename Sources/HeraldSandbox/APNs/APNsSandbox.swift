@@ -114,6 +114,12 @@ public final class APNsSandbox: Sendable {
     }
 
     /// Ends the fault of `deviceToken`.
+    /// The fault still set for `deviceToken`, without counting a request: nil once a fault set
+    /// for some `times` has met them all.
+    public func fault(for deviceToken: String) -> APNsFault? {
+        state.withLock { $0.faults.peek(deviceToken) }
+    }
+
     public func clearFault(for deviceToken: String) {
         state.withLock { $0.faults.clear(deviceToken) }
     }

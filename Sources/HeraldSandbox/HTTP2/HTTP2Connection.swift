@@ -1,4 +1,4 @@
-import HeraldSocket
+import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc
@@ -10,19 +10,16 @@ import HeraldSocket
 ///
 /// A server with TLS also takes cleartext HTTP/2 (h2c, prior knowledge) on the same port: the
 /// first byte a client sends tells which (22, a TLS handshake record, or the `P` of the h2 preface).
-final class HTTP2Connection {
+final class HTTP2Connection: SessionDelegate {
     let id: UInt64
-    let fd: Int32
-    private var tls: TLSStream?
+    /// The socket, its TLS stream once the first byte asked for one, and the session.
+    private let io: ConnectionIO
     /// Whether the first byte has shown TLS or cleartext (always true on an h2c-only server).
     private var transportKnown: Bool
-    private let session: NGHTTP2Session
+    private let session: Session
     private let server: ServerContext
-    private let loop: EventLoop
+    private let loop: ServerLoop
     private var streams: [Int32: HTTP2Stream] = [:]
-    /// Frames the socket did not take yet, from `outputStart` on.
-    private var output: [UInt8] = []
-    private var outputStart = 0
     /// The socket (or TLS) wants to be writable before anything moves.
     private(set) var waitsForWritable = false
     /// Nothing more to do: the loop closes the connection.
@@ -34,28 +31,24 @@ final class HTTP2Connection {
     /// How long a gracefully closed connection waits for the client to close its side.
     static let lingerTime: Duration = .seconds(2)
 
-    /// Coalesce frames up to this much before writing.
-    private static let writeBatch = 64 * 1024
-
-    init(id: UInt64, fd: Int32, server: ServerContext, loop: EventLoop) throws(HTTP2ServerError) {
+    /// Takes over the accepted socket `io` (closed with it).
+    init(id: UInt64, io: ConnectionIO, server: ServerContext, loop: ServerLoop) throws(HTTP2ServerError) {
         self.id = id
-        self.fd = fd
+        self.io = io
         self.server = server
         self.loop = loop
         transportKnown = server.tls == nil
-        session = try NGHTTP2Session(maxConcurrentStreams: server.configuration.maxConcurrentStreams)
-        session.attach(self)
+        session = try Session(
+            .server(maxConcurrentStreams: server.configuration.maxConcurrentStreams), throwing: HTTP2ServerError.self)
+        session.delegate = self
+        io.session = session
     }
 
     deinit {
-        session.detach()
-        close(fd)
+        session.delegate = nil
     }
 
-    /// The connection named by a session's `user_data`.
-    static func from(_ userData: UnsafeMutableRawPointer?) -> HTTP2Connection? {
-        userData.map { Unmanaged<HTTP2Connection>.fromOpaque($0).takeUnretainedValue() }
-    }
+    var fd: Int32 { io.fd }
 
     // MARK: Socket events
 
@@ -66,32 +59,29 @@ final class HTTP2Connection {
             return
         }
         if !transportKnown, !chooseTransport() { return }
-        if let tls, !tls.isEstablished {
+        if let tls = io.tls, !tls.isEstablished {
             switch tls.handshake() {
-            case .transferred: break
+            case .done: break
             case .wantsReadable:
                 waitsForWritable = false
                 return
             case .wantsWritable:
                 waitsForWritable = true
                 return
-            case .closed, .failed:
+            case .untrusted, .failed:
                 isFinished = true
                 return
             }
         }
         reading: while !isFinished {
-            switch tls.map({ $0.read(into: buffer) }) ?? SocketIO.receive(fd, into: buffer) {
-            case .transferred(let count):
-                do {
-                    try session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                } catch {
-                    // A broken protocol (an HTTP/1 client, say): send the GOAWAY nghttp2 queued, then close.
-                    flush()
-                    isFinished = true
-                }
+            switch io.receive(into: buffer, throwing: HTTP2ServerError.self) {
+            case .received: continue
+            case .broken:
+                // A broken protocol (an HTTP/1 client, say): send the GOAWAY nghttp2 queued, then close.
+                flush()
+                isFinished = true
             case .wantsReadable, .wantsWritable: break reading
-            case .closed, .failed: isFinished = true
+            case .ended: isFinished = true
             }
         }
         flush()
@@ -107,7 +97,7 @@ final class HTTP2Connection {
             transportKnown = true
             guard byte == handshakeRecord, let context = server.tls else { return true }
             do {
-                tls = try TLSStream(context: context, fd: fd)
+                io.tls = try TLSStream(server: context, fd: fd, throwing: HTTP2ServerError.self)
                 return true
             } catch {
                 isFinished = true
@@ -123,20 +113,13 @@ final class HTTP2Connection {
 
     /// Writes pending frames until the socket pushes back or the session has nothing more.
     func flush() {
-        guard !isFinished, lingersUntil == nil, transportKnown, tls?.isEstablished ?? true else { return }
-        do {
-            while true {
-                if output.count - outputStart < Self.writeBatch {
-                    let frames = try session.nextOutput()
-                    if !frames.isEmpty {
-                        output.append(contentsOf: frames)
-                        continue
-                    }
-                }
-                guard outputStart < output.count else { break }
-                guard writePending() else { return }
-            }
-        } catch {
+        guard !isFinished, lingersUntil == nil, transportKnown, io.tls?.isEstablished ?? true else { return }
+        switch io.flush(throwing: HTTP2ServerError.self) {
+        case .done: break
+        case .blocked:
+            waitsForWritable = true
+            return
+        case .sessionFailed, .socketFailed:
             isFinished = true
             return
         }
@@ -151,7 +134,7 @@ final class HTTP2Connection {
     /// client's kernel throw away answers the client had not read yet: streams the sandbox
     /// answered would fail and be sent again.
     private func closeGracefully() {
-        tls?.closeNotify()
+        io.tls?.closeNotify()
         shutdown(fd, Int32(SHUT_WR))
         waitsForWritable = false
         lingersUntil = .now + Self.lingerTime
@@ -175,37 +158,12 @@ final class HTTP2Connection {
         if let lingersUntil, now >= lingersUntil { isFinished = true }
     }
 
-    /// Writes from `output`; false when the socket took less than everything.
-    private func writePending() -> Bool {
-        let result = output.withUnsafeBytes { bytes in
-            let pending = UnsafeRawBufferPointer(rebasing: bytes[outputStart...])
-            return tls.map { $0.write(pending) } ?? SocketIO.send(fd, pending)
-        }
-        switch result {
-        case .transferred(let count):
-            outputStart += count
-            if outputStart == output.count {
-                output.removeAll(keepingCapacity: true)
-                outputStart = 0
-                return true
-            }
-            waitsForWritable = true
-            return false
-        case .wantsWritable, .wantsReadable:
-            waitsForWritable = true
-            return false
-        case .closed, .failed:
-            isFinished = true
-            return false
-        }
-    }
-
     // MARK: Faults and shutdown
 
-    /// Sends GOAWAY (see ``NGHTTP2Session/goAway(_:)``).
+    /// Sends GOAWAY (see ``Session/goAway(code:throwing:)``).
     func goAway(_ code: HTTP2ErrorCode) {
         do {
-            try session.goAway(code)
+            try session.goAway(code: code.rawValue, throwing: HTTP2ServerError.self)
         } catch {
             isFinished = true
         }
@@ -221,12 +179,14 @@ final class HTTP2Connection {
 
     // MARK: Session callbacks
 
-    func beginStream(_ streamID: Int32) {
+    func sessionBeganRequest(streamID: Int32) {
         streams[streamID] = HTTP2Stream()
     }
 
-    func header(streamID: Int32, name: String, value: String) {
+    func sessionReceivedHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
+        let name = String(decoding: name, as: UTF8.self)
+        let value = String(decoding: value, as: UTF8.self)
         switch name {
         case ":method": stream.method = value
         case ":path": stream.path = value
@@ -236,14 +196,23 @@ final class HTTP2Connection {
         }
     }
 
-    func bodyChunk(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    func sessionReceivedData(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
         streams[streamID]?.body.append(contentsOf: bytes)
+    }
+
+    func sessionReceived(_ frame: ReceivedFrame) {
+        switch frame {
+        case .endOfStream(let streamID): requestComplete(streamID: streamID)
+        case .reset: server.resetsReceived.add(1, ordering: .relaxed)
+        case .goAway: server.goAwaysReceived.add(1, ordering: .relaxed)
+        case .settings: break
+        }
     }
 
     /// The request on `streamID` is whole: hand it to the handler. An answer ready at once is
     /// submitted now (and written by the `pump` under way); a later one comes back through the
     /// loop to ``respond(streamID:with:)``.
-    func requestComplete(streamID: Int32) {
+    private func requestComplete(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
@@ -254,29 +223,15 @@ final class HTTP2Connection {
         }
     }
 
-    /// A frame by which the client gave up on a stream or on the connection.
-    enum PeerAbort { case reset, goAway }
-
-    /// Counts a RST_STREAM or GOAWAY the client sent.
-    func peerSent(resetOrGoAway frame: PeerAbort) {
-        switch frame {
-        case .reset: server.resetsReceived.add(1, ordering: .relaxed)
-        case .goAway: server.goAwaysReceived.add(1, ordering: .relaxed)
-        }
-    }
-
-    func streamClosed(_ streamID: Int32) {
+    func sessionClosedStream(_ streamID: Int32, code: UInt32) {
         streams[streamID] = nil
     }
 
-    func readBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (
+        count: Int, finished: Bool
+    ) {
         guard let stream = streams[streamID] else { return (0, true) }
-        let count = min(buffer.count, stream.response.count - stream.responseSent)
-        stream.response.withUnsafeBufferPointer { source in
-            _ = buffer.initialize(fromContentsOf: source[stream.responseSent..<stream.responseSent + count])
-        }
-        stream.responseSent += count
-        return (count, stream.responseSent == stream.response.count)
+        return stream.response.read(into: buffer)
     }
 
     // MARK: Answers
@@ -298,10 +253,13 @@ final class HTTP2Connection {
             resetOnClose()
             return
         }
-        stream.response = response.body
-        let fields = [HTTP2Header(":status", String(response.status))] + response.headers
+        stream.response = OutgoingBody(response.body)
+        var block = HeaderBlock(capacity: response.headers.count + 1)
+        block.append(":status".utf8, String(response.status).utf8)
+        for field in response.headers { block.append(field.name.lowercased().utf8, field.value.utf8) }
         do {
-            try session.submitResponse(streamID: streamID, fields: fields, hasBody: !response.body.isEmpty)
+            try session.submitResponse(
+                streamID: streamID, block, hasBody: !response.body.isEmpty, throwing: HTTP2ServerError.self)
         } catch {
             isFinished = true
             response.whenUnanswered?()

@@ -1,3 +1,4 @@
+import HeraldHTTP2
 import Synchronization
 
 #if canImport(Glibc)
@@ -38,13 +39,15 @@ public final class HTTP2Server: Sendable {
         configuration: HTTP2ServerConfiguration = HTTP2ServerConfiguration(),
         answering answer: @escaping @Sendable (HTTP2Request) -> HTTP2Answer
     ) throws(HTTP2ServerError) -> HTTP2Server {
-        // TLS writes go through write(2), which raises SIGPIPE on a closed connection.
-        signal(SIGPIPE, SIG_IGN)
-        let tls = try configuration.tls.map { identity throws(HTTP2ServerError) in try TLSContext(identity: identity) }
+        let tls = try configuration.tls.map { identity throws(HTTP2ServerError) in
+            try TLSContext(
+                serverCertificate: identity.certificatePath, privateKey: identity.privateKeyPath,
+                throwing: HTTP2ServerError.self)
+        }
         let listener = try ListeningSocket.open(host: configuration.host, port: configuration.port)
-        var loops: [EventLoop] = []
+        var loops: [ServerLoop] = []
         do {
-            for index in 0..<configuration.eventLoops { loops.append(try EventLoop(index: index)) }
+            for index in 0..<configuration.eventLoops { loops.append(try ServerLoop(index: index)) }
         } catch {
             close(listener.fd)
             throw error

@@ -1,3 +1,5 @@
+import HeraldHTTP2
+
 /// Why the HTTP/2 server could not start, or which library call failed.
 public struct HTTP2ServerError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The kind of failure; new kinds may be added.
@@ -32,5 +34,18 @@ public struct HTTP2ServerError: Error, Sendable, CustomStringConvertible, Custom
 
     public var debugDescription: String {
         "HTTP2ServerError(\(code): \(message)\(libraryCode.map { ", code \($0)" } ?? ""))"
+    }
+}
+
+extension HTTP2ServerError: NativeCallError {
+    /// The error of a failed libnghttp2, OpenSSL or system call.
+    package init(_ failure: NativeFailure) {
+        let code: Code =
+            switch failure.library {
+            case .nghttp2: .nghttp2
+            case .openSSL: .openSSL
+            case .system: .system
+            }
+        self.init(code, failure.message, libraryCode: failure.code)
     }
 }

@@ -1,3 +1,5 @@
+import HeraldHTTP2
+
 /// What one stream has received so far, and its answer while it is being sent.
 final class HTTP2Stream {
     var method = ""
@@ -6,6 +8,5 @@ final class HTTP2Stream {
     var scheme = ""
     var headers: [HTTP2Header] = []
     var body: [UInt8] = []
-    var response: [UInt8] = []
-    var responseSent = 0
+    var response = OutgoingBody()
 }

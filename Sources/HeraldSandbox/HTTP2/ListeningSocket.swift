@@ -1,3 +1,5 @@
+import HeraldHTTP2
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,17 +19,18 @@ enum ListeningSocket {
         }
         defer { freeaddrinfo(results) }
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = try LibraryCall.system(socket(AF_INET, type, 0), "socket")
+        let fd = try NativeCall<HTTP2ServerError>.system(socket(AF_INET, type, 0), "socket")
         do {
             var on: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-            try LibraryCall.system(bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen), "bind")
-            try LibraryCall.system(listen(fd, 4096), "listen")
+            try NativeCall<HTTP2ServerError>.system(
+                bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen), "bind")
+            try NativeCall<HTTP2ServerError>.system(listen(fd, 4096), "listen")
             var bound = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = try withUnsafeMutablePointer(to: &bound) { pointer throws(HTTP2ServerError) in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(HTTP2ServerError) in
-                    try LibraryCall.system(getsockname(fd, address, &length), "getsockname")
+                    try NativeCall<HTTP2ServerError>.system(getsockname(fd, address, &length), "getsockname")
                 }
             }
             return (fd, Int(UInt16(bigEndian: bound.sin_port)))

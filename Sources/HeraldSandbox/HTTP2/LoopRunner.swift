@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,7 @@ import CNGHTTP2
 /// The state one event-loop thread owns (its connections, for the first loop also the listening
 /// socket) and the loop itself: wait on epoll, pump connections, run queued jobs.
 final class LoopRunner {
-    private let loop: EventLoop
+    private let loop: ServerLoop
     private let server: ServerContext
     private var listenFD: Int32?
     private var connections: [UInt64: HTTP2Connection] = [:]
@@ -18,11 +19,11 @@ final class LoopRunner {
     private var stopDeadline: ContinuousClock.Instant?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-    init(loop: EventLoop, server: ServerContext, listenFD: Int32?) {
+    init(loop: ServerLoop, server: ServerContext, listenFD: Int32?) {
         self.loop = loop
         self.server = server
         self.listenFD = listenFD
-        if let listenFD { loop.watch(listenFD, as: LoopEvent.listener, writable: false, operation: EPOLL_CTL_ADD) }
+        if let listenFD { loop.events.watch(listenFD, tag: LoopEvent.listener, writable: false, adding: true) }
     }
 
     deinit { buffer.deallocate() }
@@ -32,8 +33,8 @@ final class LoopRunner {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
             let timeout: Int32 = stopDeadline != nil ? 20 : lingering.isEmpty ? -1 : 100
-            let count = epoll_wait(loop.epollFD, &events, Int32(events.count), timeout)
-            for index in 0..<max(0, Int(count)) {
+            let count = loop.events.wait(into: &events, timeout: timeout)
+            for index in 0..<count {
                 switch events[index].data.u64 {
                 case LoopEvent.wake: for job in loop.takeJobs() { job(self) }
                 case LoopEvent.listener: acceptConnections()
@@ -62,16 +63,15 @@ final class LoopRunner {
         let id = server.makeConnectionID()
         let connection: HTTP2Connection
         do {
-            connection = try HTTP2Connection(id: id, fd: fd, server: server, loop: loop)
+            connection = try HTTP2Connection(id: id, io: ConnectionIO(fd: fd), server: server, loop: loop)
         } catch {
-            Glibc.close(fd)
             return
         }
         var on: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         connections[id] = connection
         server.connectionsOpen.add(1, ordering: .relaxed)
-        loop.watch(fd, as: id, writable: false, operation: EPOLL_CTL_ADD)
+        loop.events.watch(fd, tag: id, writable: false, adding: true)
         connection.flush()
         settle(connection)
     }
@@ -137,7 +137,7 @@ final class LoopRunner {
         } else {
             watchingWritable.remove(connection.id)
         }
-        loop.watch(connection.fd, as: connection.id, writable: connection.waitsForWritable, operation: EPOLL_CTL_MOD)
+        loop.events.watch(connection.fd, tag: connection.id, writable: connection.waitsForWritable, adding: false)
     }
 
     /// Closes the lingering connections whose clients did not close in time.
@@ -155,7 +155,7 @@ final class LoopRunner {
     }
 
     private func close(_ connection: HTTP2Connection) {
-        loop.unwatch(connection.fd)
+        loop.events.unwatch(connection.fd)
         watchingWritable.remove(connection.id)
         lingering.remove(connection.id)
         if connections.removeValue(forKey: connection.id) != nil {
@@ -165,7 +165,7 @@ final class LoopRunner {
 
     private func closeListener() {
         guard let fd = listenFD else { return }
-        loop.unwatch(fd)
+        loop.events.unwatch(fd)
         Glibc.close(fd)
         listenFD = nil
     }

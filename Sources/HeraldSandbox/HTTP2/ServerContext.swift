@@ -1,3 +1,4 @@
+import HeraldHTTP2
 import Synchronization
 
 /// What the event loops of one server share: the answering handler, the TLS context, the fault settings
@@ -6,7 +7,7 @@ final class ServerContext: Sendable {
     let configuration: HTTP2ServerConfiguration
     let answer: @Sendable (HTTP2Request) -> HTTP2Answer
     let tls: TLSContext?
-    let loops: [EventLoop]
+    let loops: [ServerLoop]
     let responseDelay = Mutex<Duration>(.zero)
     let connectionsAccepted = Atomic<Int>(0)
     let connectionsOpen = Atomic<Int>(0)
@@ -17,7 +18,7 @@ final class ServerContext: Sendable {
     private let nextLoop = Atomic<Int>(0)
 
     init(
-        configuration: HTTP2ServerConfiguration, tls: TLSContext?, loops: [EventLoop],
+        configuration: HTTP2ServerConfiguration, tls: TLSContext?, loops: [ServerLoop],
         answer: @escaping @Sendable (HTTP2Request) -> HTTP2Answer
     ) {
         self.configuration = configuration
@@ -32,14 +33,14 @@ final class ServerContext: Sendable {
     }
 
     /// The loop for the next accepted connection (round robin).
-    func nextLoopForConnection() -> EventLoop {
+    func nextLoopForConnection() -> ServerLoop {
         loops[nextLoop.add(1, ordering: .relaxed).oldValue % loops.count]
     }
 
     /// Asks the handler on the loop thread: the response when it is ready at once and no
     /// response delay is set. Otherwise nil, and a task waits for the answer and the delay, then
     /// hands the response back to the connection's loop.
-    func dispatch(_ request: HTTP2Request, streamID: Int32, loop: EventLoop) -> HTTP2Response? {
+    func dispatch(_ request: HTTP2Request, streamID: Int32, loop: ServerLoop) -> HTTP2Response? {
         let answer = answer(request)
         let delay = responseDelay.withLock { $0 }
         if case .now(let response) = answer, delay == .zero { return response }
@@ -52,9 +53,9 @@ final class ServerContext: Sendable {
     }
 }
 
-/// The `u64` of the epoll events that are not connections.
+/// The tags of the epoll events that are not connections.
 enum LoopEvent {
-    static let wake: UInt64 = 0
+    static let wake = EventLoop.wakeTag
     static let listener: UInt64 = 1
     static let firstConnection: UInt64 = 2
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import HeraldSandbox
+import HeraldTestSupport
 import Testing
 
 /// The outcome classes of the delivery worker beyond a plain send, against the APNs look-alike
@@ -158,6 +159,11 @@ struct DeliveryOutcomeTests {
             let id = try await fixture.publish(to: "mallory")
             _ = try await fixture.deliveries(of: id, deadline: .seconds(5)) { items in
                 items.contains { $0.status == "sending" }
+            }
+            // Cut only once the sandbox holds a send (its one delay taken): claimed rows alone
+            // may not have reached a connection yet, and a cut before any would catch nothing.
+            try await eventually("a send is held by the sandbox") {
+                tokens.contains { fixture.sandbox.fault(for: $0) == nil }
             }
             cut.apply(to: fixture.gateway)
             let items = try await fixture.settledDeliveries(of: id, deadline: .seconds(20))

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import CNGHTTP2
-import HeraldSocket
+import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,7 @@ import HeraldSocket
 /// nghttp2 session, each stream's response back to its request.
 ///
 /// Session callbacks only record what happened; the connection is closed outside them.
-final class ClientConnection {
+final class ClientConnection: SessionDelegate {
     enum State { case resolving, connecting, handshaking, open, closed }
 
     let id: UInt64
@@ -18,15 +18,14 @@ final class ClientConnection {
     private unowned let loop: ClientLoop
     private unowned let pool: OriginPool
     private(set) var state = State.resolving
-    private(set) var fd: Int32 = -1
+    /// The socket being connected, then the connection's TLS and session over it.
+    private var io: ConnectionIO?
     /// Connecting (the lookup included) and the TLS handshake must end by then.
     let setupDeadline: ContinuousClock.Instant
     private var addresses: [SocketAddress] = []
     private var nextAddress = 0
     /// `errno` of the last failed connect.
     private var connectError: Int32 = ECONNREFUSED
-    private var tls: ClientTLSStream?
-    private var session: ClientSession?
     /// The requests on this connection's streams, by stream id (until nghttp2 closes the stream).
     private var streams: [Int32: PendingRequest] = [:]
     /// The server's first SETTINGS arrived, with its stream limit: until then the connection
@@ -36,16 +35,10 @@ final class ClientConnection {
     private(set) var goingAway = false
     private var goAwayCode: UInt32 = 0
     private var goAwayLastStreamID: Int32 = 0
-    /// Frames the socket did not take yet, from `outputStart` on.
-    private var output: [UInt8] = []
-    private var outputStart = 0
     private var watchingWritable = false
     private var watching = false
     /// Queued for a write at the end of the loop's turn.
     var isDirty = false
-
-    /// Coalesce frames up to this much before writing.
-    private static let writeBatch = 64 * 1024
 
     init(id: UInt64, origin: Origin, loop: ClientLoop, pool: OriginPool) {
         self.id = id
@@ -53,26 +46,19 @@ final class ClientConnection {
         self.loop = loop
         self.pool = pool
         setupDeadline = .now + loop.configuration.connectTimeout
-        output.reserveCapacity(Self.writeBatch + 16 * 1024)
     }
 
-    deinit {
-        if fd >= 0 { Glibc.close(fd) }
-    }
-
-    /// The connection named by a session's `user_data`.
-    static func from(_ userData: UnsafeMutableRawPointer) -> ClientConnection {
-        Unmanaged<ClientConnection>.fromOpaque(userData).takeUnretainedValue()
-    }
+    /// The socket, -1 when there is none.
+    var fd: Int32 { io?.fd ?? -1 }
 
     /// Whether it will take streams (open, or still being set up) rather than being done.
     var isUsable: Bool { state != .closed && !goingAway }
 
     /// Streams it can take now.
     var freeSlots: Int {
-        guard state == .open, !goingAway, let session else { return 0 }
+        guard state == .open, !goingAway, let session = io?.session else { return 0 }
         guard serverSettingsReceived else { return streams.isEmpty ? 1 : 0 }
-        return max(0, min(loop.configuration.maxConcurrentStreams, session.serverStreamLimit) - streams.count)
+        return max(0, min(loop.configuration.maxConcurrentStreams, session.peerStreamLimit) - streams.count)
     }
 
     /// Still being set up, or waiting for the server's SETTINGS: it will take more streams soon.
@@ -106,7 +92,7 @@ final class ClientConnection {
             configure(socketFD)
             let result = address.connect(socketFD)
             if result == 0 || result == EINPROGRESS {
-                fd = socketFD
+                io = ConnectionIO(fd: socketFD)
                 state = .connecting
                 watch(writable: true)
                 if result == 0 { connected() }
@@ -116,8 +102,11 @@ final class ClientConnection {
             Glibc.close(socketFD)
         }
         failSetup(
-            NativeCall.systemError(
-                connectError, "Failed to connect to \(origin.host) port \(origin.port)", kind: .connectionRefused))
+            HTTP2ClientError(
+                kind: .connectionRefused, code: Int(connectError), library: "system",
+                message:
+                    "Failed to connect to \(origin.host) port \(origin.port): \(String(cString: strerror(connectError)))"
+            ))
     }
 
     private func configure(_ socketFD: Int32) {
@@ -133,9 +122,10 @@ final class ClientConnection {
         loop.connectionOpened()
         guard origin.secure else { return startSession() }
         do throws(HTTP2ClientError) {
-            guard let context = loop.context else { throw HTTP2ClientError.shutDown }
-            if let trustError = context.trustError { throw trustError }
-            tls = try ClientTLSStream(context: context, fd: fd, origin: origin, counter: loop.handles)
+            guard let context = loop.context, let io else { throw HTTP2ClientError.shutDown }
+            if let trustError = loop.trustError { throw trustError }
+            io.tls = try TLSStream(
+                client: context, fd: io.fd, host: origin.host, counter: loop.handles, throwing: HTTP2ClientError.self)
         } catch {
             return failSetup(error)
         }
@@ -143,22 +133,41 @@ final class ClientConnection {
         continueHandshake()
     }
 
+    /// Advances the handshake; once done, the server must have chosen `h2`. An untrusted peer
+    /// fails as `.certificate`, a server without HTTP/2 as `.other`, anything else as `.tlsHandshake`.
     private func continueHandshake() {
-        guard let tls else { return }
-        do {
-            switch try tls.handshake(origin: origin) {
-            case .transferred: startSession()
-            case .wantsWritable: watch(writable: true)
-            default: watch(writable: false)
+        guard let tls = io?.tls else { return }
+        switch tls.handshake() {
+        case .done:
+            guard tls.choseHTTP2 else {
+                return failSetup(
+                    HTTP2ClientError(
+                        kind: .other, code: 0, library: "OpenSSL",
+                        message:
+                            "\(origin.host) port \(origin.port) did not choose HTTP/2 (ALPN h2) in the TLS handshake"))
             }
-        } catch {
-            failSetup(error)
+            startSession()
+        case .wantsWritable: watch(writable: true)
+        case .wantsReadable: watch(writable: false)
+        case .untrusted(let code, let reason):
+            failSetup(
+                HTTP2ClientError(
+                    kind: .certificate, code: code, library: "OpenSSL", message: "SSL certificate problem: \(reason)"))
+        case .failed(let failure):
+            guard failure.code == 0 else { return failSetup(HTTP2ClientError(failure, kind: .tlsHandshake)) }
+            failSetup(
+                HTTP2ClientError(
+                    kind: .tlsHandshake, code: 0, library: "OpenSSL",
+                    message: "the TLS handshake with \(origin.host) port \(origin.port) broke off (connection closed)"))
         }
     }
 
     private func startSession() {
+        guard let io else { return }
         do {
-            session = try ClientSession(connection: self, counter: loop.handles)
+            let session = try Session(.client, counter: loop.handles, throwing: HTTP2ClientError.self)
+            session.delegate = self
+            io.session = session
         } catch {
             return failSetup(error)
         }
@@ -167,7 +176,7 @@ final class ClientConnection {
         loop.markDirty(self)
         pool.markDirty()
         // The handshake may have read the server's first frames into OpenSSL's buffer already.
-        if tls != nil { readAll() }
+        if io.tls != nil { readAll() }
     }
 
     /// Setting up failed: the pool decides what its waiting requests do.
@@ -190,8 +199,7 @@ final class ClientConnection {
                 connectError = error
                 loop.unwatch(self)
                 watching = false
-                Glibc.close(fd)
-                fd = -1
+                io = nil
                 return connectNext()
             }
             connected()
@@ -199,7 +207,7 @@ final class ClientConnection {
         case .open:
             // A TLS read may have waited for the socket to take a write.
             let readable =
-                EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue | (tls != nil ? EPOLLOUT.rawValue : 0)
+                EPOLLIN.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue | (io?.tls != nil ? EPOLLOUT.rawValue : 0)
             if events & readable != 0 { readAll() }
             if state == .open { loop.markDirty(self) }
         }
@@ -207,25 +215,21 @@ final class ClientConnection {
 
     /// Reads everything available into the session.
     private func readAll() {
-        guard let session else { return }
+        guard let io else { return }
         let buffer = loop.readBuffer
         while state == .open {
-            let result = tls.map { $0.read(into: buffer) } ?? SocketIO.receive(fd, into: buffer)
-            switch result {
-            case .transferred(let count):
-                do {
-                    try session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                } catch {
-                    // The server broke HTTP/2: nghttp2 queued GOAWAY; send it, then give up.
-                    flush()
-                    return lose(
-                        HTTP2ClientError(
-                            kind: .goaway, code: error.code, library: "nghttp2",
-                            message: "the server broke HTTP/2: \(error.message)"))
-                }
+            switch io.receive(into: buffer, throwing: HTTP2ClientError.self) {
+            case .received: continue
+            case .broken(let error):
+                // The server broke HTTP/2: nghttp2 queued GOAWAY; send it, then give up.
+                flush()
+                return lose(
+                    HTTP2ClientError(
+                        kind: .goaway, code: error.code, library: "nghttp2",
+                        message: "the server broke HTTP/2: \(error.message)"))
             case .wantsReadable: return
             case .wantsWritable: return watch(writable: true)
-            case .closed, .failed:
+            case .ended:
                 return lose(
                     HTTP2ClientError(
                         kind: .connectionLost, code: 0, library: "Herald",
@@ -237,65 +241,31 @@ final class ClientConnection {
     /// Writes pending frames until the socket pushes back or the session has nothing more;
     /// closes the connection once the session is done.
     func flush() {
-        guard state == .open, let session else { return }
-        do {
-            while true {
-                if output.count - outputStart < Self.writeBatch {
-                    let frames = try session.nextOutput()
-                    if !frames.isEmpty {
-                        output.append(contentsOf: frames)
-                        continue
-                    }
-                }
-                guard outputStart < output.count else { break }
-                guard writePending() else { return }
-            }
-        } catch {
+        guard state == .open, let io, let session = io.session else { return }
+        switch io.flush(throwing: HTTP2ClientError.self) {
+        case .done: break
+        case .blocked(let wantsWritable): return watch(writable: wantsWritable)
+        case .sessionFailed(let error):
             return lose(
                 HTTP2ClientError(kind: .connectionLost, code: error.code, library: "nghttp2", message: error.message))
+        case .socketFailed(let code):
+            return lose(
+                HTTP2ClientError(
+                    kind: .connectionLost, code: Int(code), library: "system",
+                    message: "the connection to \(origin.host) port \(origin.port) broke while sending"))
         }
         watch(writable: false)
         if !session.isActive || (goingAway && streams.isEmpty) { close() }
-    }
-
-    /// Writes from `output`; false when the socket took less than everything (or broke).
-    private func writePending() -> Bool {
-        let result = output.withUnsafeBytes { bytes in
-            let pending = UnsafeRawBufferPointer(rebasing: bytes[outputStart...])
-            return tls.map { $0.write(pending) } ?? SocketIO.send(fd, pending)
-        }
-        switch result {
-        case .transferred(let count):
-            outputStart += count
-            if outputStart == output.count {
-                output.removeAll(keepingCapacity: true)
-                outputStart = 0
-                return true
-            }
-            watch(writable: true)
-            return false
-        case .wantsWritable:
-            watch(writable: true)
-            return false
-        case .wantsReadable:
-            watch(writable: false)
-            return false
-        case .closed, .failed:
-            lose(
-                HTTP2ClientError(
-                    kind: .connectionLost, code: Int(errno), library: "system",
-                    message: "the connection to \(origin.host) port \(origin.port) broke while sending"))
-            return false
-        }
     }
 
     // MARK: Requests
 
     /// Opens a stream for `request`; fails the request when nghttp2 refuses it.
     func submit(_ request: PendingRequest) {
-        guard let session else { return loop.complete(request, .failure(HTTP2ClientError.shutDown)) }
+        guard let session = io?.session else { return loop.complete(request, .failure(HTTP2ClientError.shutDown)) }
         do {
-            let streamID = try session.submit(request)
+            let streamID = try session.submitRequest(
+                request.headerBlock, hasBody: !request.body.bytes.isEmpty, throwing: HTTP2ClientError.self)
             streams[streamID] = request
             request.phase = .streaming
             request.streamID = streamID
@@ -308,8 +278,8 @@ final class ClientConnection {
 
     /// Resets the stream of a request whose caller gave up (RST_STREAM CANCEL).
     func cancel(_ request: PendingRequest) {
-        guard state == .open, let session, streams[request.streamID] === request else { return }
-        session.cancel(streamID: request.streamID)
+        guard state == .open, let session = io?.session, streams[request.streamID] === request else { return }
+        session.reset(streamID: request.streamID)
         loop.markDirty(self)
     }
 
@@ -335,11 +305,7 @@ final class ClientConnection {
         state = .closed
         if watching { loop.unwatch(self) }
         watching = false
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
-        tls = nil
-        session = nil
-        output = []
+        io = nil
         pool.connectionClosed(self)
         loop.forget(self)
     }
@@ -356,7 +322,7 @@ final class ClientConnection {
 
     // MARK: Session callbacks
 
-    func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    func sessionReceivedHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard let request = streams[streamID], request.phase == .streaming else { return }
         if name.elementsEqual(":status".utf8) {
             request.status = value.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
@@ -372,23 +338,30 @@ final class ClientConnection {
         request.head.append(0x0A)
     }
 
-    func bodyChunk(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    func sessionReceivedData(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
         guard let request = streams[streamID], request.phase == .streaming else { return }
         request.responseBody.append(contentsOf: bytes)
     }
 
+    func sessionReceived(_ frame: ReceivedFrame) {
+        switch frame {
+        case .endOfStream(let streamID): responseComplete(streamID: streamID)
+        case .reset(let streamID, let code): streams[streamID]?.resetCode = code
+        case .goAway(let lastStreamID, let code): serverWentAway(lastStreamID: lastStreamID, code: code)
+        case .settings:
+            serverSettingsReceived = true
+            pool.markDirty()
+        }
+    }
+
     /// END_STREAM arrived: the response is whole, and its caller resumes now.
-    func responseComplete(streamID: Int32) {
+    private func responseComplete(streamID: Int32) {
         guard let request = streams[streamID], request.phase == .streaming, request.status >= 200 else { return }
         request.responseComplete = true
         loop.complete(request, .success(request.received))
     }
 
-    func serverReset(streamID: Int32, code: UInt32) {
-        streams[streamID]?.resetCode = code
-    }
-
-    func serverWentAway(lastStreamID: Int32, code: UInt32) {
+    private func serverWentAway(lastStreamID: Int32, code: UInt32) {
         goingAway = true
         goAwayCode = code
         goAwayLastStreamID = lastStreamID
@@ -396,13 +369,8 @@ final class ClientConnection {
         loop.markDirty(self)
     }
 
-    func serverSettingsChanged() {
-        serverSettingsReceived = true
-        pool.markDirty()
-    }
-
     /// nghttp2 closed the stream: the request fails unless its response was whole.
-    func streamClosed(_ streamID: Int32, code: UInt32) {
+    func sessionClosedStream(_ streamID: Int32, code: UInt32) {
         guard let request = streams.removeValue(forKey: streamID) else { return }
         pool.markDirty()
         guard request.phase == .streaming, !request.responseComplete else { return }
@@ -431,22 +399,20 @@ final class ClientConnection {
     }
 
     /// nghttp2 could not send a request's HEADERS (GOAWAY came first, most often).
-    func requestNotSent(streamID: Int32, libraryError: Int32) {
+    func sessionCouldNotSendHeaders(streamID: Int32, libraryError: Int32) {
         guard let request = streams.removeValue(forKey: streamID) else { return }
         pool.markDirty()
         guard request.phase == .streaming else { return }
         let kind: HTTP2ClientError.Kind =
             goingAway || libraryError == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue ? .goaway : .other
-        loop.complete(request, .failure(NativeCall.nghttp2Error(libraryError, "nghttp2_session_mem_send", kind: kind)))
+        loop.complete(
+            request, .failure(HTTP2ClientError(.nghttp2(libraryError, "nghttp2_session_mem_send"), kind: kind)))
     }
 
-    func readBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, finished: Bool) {
+    func sessionReadBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (
+        count: Int, finished: Bool
+    ) {
         guard let request = streams[streamID] else { return (0, true) }
-        let count = min(buffer.count, request.body.count - request.bodySent)
-        request.body.withUnsafeBufferPointer { source in
-            _ = buffer.initialize(fromContentsOf: source[request.bodySent..<request.bodySent + count])
-        }
-        request.bodySent += count
-        return (count, request.bodySent == request.body.count)
+        return request.body.read(into: buffer)
     }
 }

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc
@@ -14,9 +15,12 @@ final class ClientLoop {
     let configuration: HTTP2ClientConfiguration
     let handles: HandleCounter
     private let mailbox: RequestMailbox
-    private let epollFD: Int32
+    private let events: EventLoop
     /// The TLS context; nil once the loop has stopped.
-    private(set) var context: ClientTLSContext?
+    private(set) var context: TLSContext?
+    /// Why the context's certificate authorities could not be loaded: every TLS connection fails
+    /// with it (`.certificate`, as libcurl reports a bad CA file per request).
+    let trustError: HTTP2ClientError?
     /// Shared by every connection's reads.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var pools: [Origin: OriginPool] = [:]
@@ -26,42 +30,39 @@ final class ClientLoop {
     private var dirtyConnections: [ClientConnection] = []
     private var dirtyPools: [OriginPool] = []
 
-    /// The epoll tag of the mailbox's eventfd; connections use their ids (from 1).
-    private static let wakeTag: UInt64 = 0
-
-    private init(configuration: HTTP2ClientConfiguration, mailbox: RequestMailbox, epollFD: Int32) {
+    private init(configuration: HTTP2ClientConfiguration, mailbox: RequestMailbox) {
         self.configuration = configuration
         self.mailbox = mailbox
-        self.epollFD = epollFD
+        events = mailbox.events
         handles = mailbox.handles
         context = mailbox.takeContext()
+        trustError = context?.trustFailure.map { failure, caFile in
+            guard let caFile else { return HTTP2ClientError(failure, kind: .certificate) }
+            return HTTP2ClientError(
+                kind: .certificate, code: failure.code, library: "OpenSSL",
+                message: "cannot use the CA file \(caFile): \(failure.message)")
+        }
     }
 
     deinit { readBuffer.deallocate() }
 
     /// Runs on the calling thread until the client closes, then fails what is left, frees every
     /// handle and tells the mailbox.
-    static func run(configuration: HTTP2ClientConfiguration, mailbox: RequestMailbox, epollFD: Int32) {
-        ClientLoop(configuration: configuration, mailbox: mailbox, epollFD: epollFD).run()
+    static func run(configuration: HTTP2ClientConfiguration, mailbox: RequestMailbox) {
+        ClientLoop(configuration: configuration, mailbox: mailbox).run()
         mailbox.finished()
     }
 
     private func run() {
-        // Named for profiles and `top -H` (a new thread would carry its creator's name).
-        _ = pthread_setname_np(pthread_self(), "herald-h2c")
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = Self.wakeTag
-        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, mailbox.wakeFD, &event)
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        var ready = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
-            let count = epoll_wait(epollFD, &events, Int32(events.count), nextTimeout())
-            for index in 0..<max(0, Int(count)) {
-                let tag = events[index].data.u64
-                if tag == Self.wakeTag {
+            let count = events.wait(into: &ready, timeout: nextTimeout())
+            for index in 0..<count {
+                let tag = ready[index].data.u64
+                if tag == EventLoop.wakeTag {
                     guard takeMail() else { return stop() }
                 } else {
-                    connections[tag]?.handle(events: events[index].events)
+                    connections[tag]?.handle(events: ready[index].events)
                 }
             }
             expireDeadlines()
@@ -155,16 +156,13 @@ final class ClientLoop {
         dirtyPools.append(pool)
     }
 
+    /// Connections are tagged with their ids (from 1; 0 is the wake-up's).
     func watch(_ connection: ClientConnection, writable: Bool, adding: Bool) {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
-        event.data.u64 = connection.id
-        _ = epoll_ctl(epollFD, adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, connection.fd, &event)
+        events.watch(connection.fd, tag: connection.id, writable: writable, adding: adding)
     }
 
     func unwatch(_ connection: ClientConnection) {
-        var event = epoll_event()
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fd, &event)
+        events.unwatch(connection.fd)
     }
 
     // MARK: Turns and time
@@ -225,7 +223,7 @@ final class ClientLoop {
         }
     }
 
-    /// Fails everything with `.closed`, frees every connection and the context, closes epoll.
+    /// Fails everything with `.closed`, frees every connection and the context.
     private func stop() {
         let closed = HTTP2ClientError.shutDown
         for connection in Array(connections.values) { connection.lose(closed) }
@@ -236,6 +234,5 @@ final class ClientLoop {
         dirtyConnections.removeAll()
         dirtyPools.removeAll()
         context = nil
-        close(epollFD)
     }
 }

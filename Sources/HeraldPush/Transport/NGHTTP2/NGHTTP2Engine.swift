@@ -1,5 +1,4 @@
-import CNGHTTP2
-import Foundation
+import HeraldHTTP2
 
 /// The nghttp2 engine of `HTTP2Client`: libnghttp2 client sessions and OpenSSL over
 /// non-blocking sockets, driven by one epoll thread of its own (``ClientLoop``).
@@ -9,17 +8,14 @@ final class NGHTTP2Engine: HTTP2ClientEngine {
 
     /// Starts the engine's thread.
     init(configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
-        // TLS writes go through write(2), which raises SIGPIPE on a connection the server closed.
-        signal(SIGPIPE, SIG_IGN)
         let handles = HandleCounter()
-        let context = try ClientTLSContext(caFile: configuration.caFile, counter: handles)
+        let context = try TLSContext(
+            clientTrusting: configuration.caFile, counter: handles, throwing: HTTP2ClientError.self)
         let mailbox = try RequestMailbox(context: context, handles: handles)
-        let epollFD = try NativeCall.system(epoll_create1(Int32(EPOLL_CLOEXEC)), "epoll_create1")
         self.configuration = configuration
         self.mailbox = mailbox
-        Thread.detachNewThread {
-            ClientLoop.run(configuration: configuration, mailbox: mailbox, epollFD: epollFD)
-        }
+        LoopThread.detach(
+            LoopThread.start(name: "herald-h2c") { ClientLoop.run(configuration: configuration, mailbox: mailbox) })
     }
 
     func close() {

@@ -1,9 +1,10 @@
+import HeraldHTTP2
+
 /// One request of the nghttp2 engine from `send` to its answer: the header block built on the
 /// caller's thread, then, on the loop's thread, its place (waiting, or a stream of a connection)
 /// and the response as it arrives.
-///
-/// `@unchecked Sendable`: the caller builds it and sets `continuation` before queueing it; from
-/// then on only the loop's thread touches it (the mailbox's lock orders the hand-over).
+// Safe: the caller builds it and sets `continuation` before queueing it; from then on only the
+// loop's thread touches it (the mailbox's lock orders the hand-over).
 final class PendingRequest: @unchecked Sendable {
     /// Where the request is in its life, as the loop sees it.
     enum Phase {
@@ -18,11 +19,9 @@ final class PendingRequest: @unchecked Sendable {
     }
 
     let origin: Origin
-    /// Names and values of every field (pseudo-headers first), back to back.
-    let headerBlock: [UInt8]
-    /// Per field: name offset, name length, value offset, value length in `headerBlock`.
-    let fieldBounds: [Int]
-    let body: [UInt8]
+    /// Every field, pseudo-headers first.
+    let headerBlock: HeaderBlock
+    var body: OutgoingBody
     /// When the request times out, counted from `send`.
     let deadline: ContinuousClock.Instant
     let timeout: Duration
@@ -36,8 +35,6 @@ final class PendingRequest: @unchecked Sendable {
     unowned(unsafe) var connection: ClientConnection?
     /// Position in the loop's ``DeadlineHeap`` (-1: not in it).
     var heapIndex = -1
-    /// Bytes of `body` handed to nghttp2 so far.
-    var bodySent = 0
     var status = 0
     /// Response header lines, "name: value\r\n" each, parsed on the caller's thread.
     var head: [UInt8] = []
@@ -59,21 +56,8 @@ final class PendingRequest: @unchecked Sendable {
         self.origin = origin
         timeout = request.timeout ?? configuration.requestTimeout
         deadline = .now + timeout
-        body = request.body
-        var block: [UInt8] = []
-        var bounds: [Int] = []
-        block.reserveCapacity(256 + request.headers.count * 48)
-        bounds.reserveCapacity((request.headers.count + 5) * 4)
-        func append(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>) {
-            let nameStart = block.count
-            block.append(contentsOf: name)
-            let valueStart = block.count
-            block.append(contentsOf: value)
-            bounds.append(nameStart)
-            bounds.append(valueStart - nameStart)
-            bounds.append(valueStart)
-            bounds.append(block.count - valueStart)
-        }
+        body = OutgoingBody(request.body)
+        var block = HeaderBlock(capacity: request.headers.count + 5)
         var authority = origin.authority
         var hasContentLength = false
         var fields: [(name: String, value: String)] = []
@@ -90,16 +74,15 @@ final class PendingRequest: @unchecked Sendable {
             if lowered == "content-length" { hasContentLength = true }
             fields.append((lowered, value))
         }
-        append(":method".utf8, request.method.utf8)
-        append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
-        append(":authority".utf8, authority.utf8)
-        append(":path".utf8, path.utf8)
-        for (name, value) in fields { append(name.utf8, value.utf8) }
-        if !hasContentLength && (!body.isEmpty || request.method == "POST" || request.method == "PUT") {
-            append("content-length".utf8, String(body.count).utf8)
+        block.append(":method".utf8, request.method.utf8)
+        block.append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
+        block.append(":authority".utf8, authority.utf8)
+        block.append(":path".utf8, path.utf8)
+        for (name, value) in fields { block.append(name.utf8, value.utf8) }
+        if !hasContentLength && (!request.body.isEmpty || request.method == "POST" || request.method == "PUT") {
+            block.append("content-length".utf8, String(request.body.count).utf8)
         }
         headerBlock = block
-        fieldBounds = bounds
     }
 
     /// Resumes the caller once; later calls do nothing.

@@ -1,12 +1,8 @@
-import CNGHTTP2
+import HeraldHTTP2
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What other threads hand to the nghttp2 engine's loop (new requests, cancellations, looked-up
-/// addresses, the order to stop), its eventfd wake-up, and the counters both sides read.
+/// addresses, the order to stop), the wake-up of its event loop, and the counters both sides read.
 ///
 /// The loop takes everything at once each turn: a burst of requests costs one wake-up.
 final class RequestMailbox: Sendable {
@@ -23,36 +19,32 @@ final class RequestMailbox: Sendable {
 
     private struct State {
         var mail = Mail(queued: [], cancelled: [], resolved: [], closing: false)
-        /// A wake-up was written and the loop has not taken the mail yet.
-        var wakePending = false
         /// The TLS context, until the loop takes it.
-        var context: ClientTLSContext?
+        var context: TLSContext?
         /// The loop has stopped and freed every handle.
         var finished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state: Mutex<State>
-    /// The loop's wake-up, readable while mail waits.
-    let wakeFD: Int32
+    /// The loop's epoll set, woken while mail waits.
+    let events: EventLoop
     /// Connections the loop opened so far.
     let connectionsOpened = Atomic<Int>(0)
     let handles: HandleCounter
 
-    init(context: ClientTLSContext, handles: HandleCounter) throws(HTTP2ClientError) {
-        wakeFD = try NativeCall.system(eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK)), "eventfd")
+    init(context: TLSContext, handles: HandleCounter) throws(HTTP2ClientError) {
+        events = try EventLoop(throwing: HTTP2ClientError.self)
         state = Mutex(State(context: context))
         self.handles = handles
     }
-
-    deinit { Glibc.close(wakeFD) }
 
     /// Queues `request`; false once the client is closing.
     func queue(_ request: PendingRequest) -> Bool {
         state.withLock { state in
             guard !state.mail.closing else { return false }
             state.mail.queued.append(request)
-            wake(&state)
+            events.wake()
             return true
         }
     }
@@ -61,7 +53,7 @@ final class RequestMailbox: Sendable {
     func cancel(_ request: PendingRequest) {
         state.withLock { state in
             state.mail.cancelled.append(request)
-            wake(&state)
+            events.wake()
         }
     }
 
@@ -69,7 +61,7 @@ final class RequestMailbox: Sendable {
     func resolved(_ resolution: Resolution) {
         state.withLock { state in
             state.mail.resolved.append(resolution)
-            wake(&state)
+            events.wake()
         }
     }
 
@@ -77,7 +69,7 @@ final class RequestMailbox: Sendable {
     func close() {
         state.withLock { state in
             state.mail.closing = true
-            wake(&state)
+            events.wake()
         }
     }
 
@@ -88,7 +80,7 @@ final class RequestMailbox: Sendable {
                 guard !state.finished else { return true }
                 state.mail.closing = true
                 state.stopWaiters.append(continuation)
-                wake(&state)
+                events.wake()
                 return false
             }
             if stopped { continuation.resume() }
@@ -96,7 +88,7 @@ final class RequestMailbox: Sendable {
     }
 
     /// The TLS context, for the loop to own from now on.
-    func takeContext() -> ClientTLSContext? {
+    func takeContext() -> TLSContext? {
         state.withLock { state in
             defer { state.context = nil }
             return state.context
@@ -105,10 +97,8 @@ final class RequestMailbox: Sendable {
 
     /// Everything sent since the last turn.
     func take() -> Mail {
-        state.withLock { state in
-            var count: UInt64 = 0
-            _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
-            state.wakePending = false
+        events.drainWake()
+        return state.withLock { state in
             let closing = state.mail.closing
             defer { state.mail = Mail(queued: [], cancelled: [], resolved: [], closing: closing) }
             return state.mail
@@ -133,12 +123,5 @@ final class RequestMailbox: Sendable {
             return state.stopWaiters
         }
         for waiter in waiters { waiter.resume() }
-    }
-
-    private func wake(_ state: inout State) {
-        guard !state.wakePending else { return }
-        state.wakePending = true
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 }

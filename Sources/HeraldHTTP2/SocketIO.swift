@@ -4,7 +4,7 @@
 
 /// The outcome of one non-blocking read or write on a connection: the HTTP/2 client's and the
 /// sandbox server's sockets.
-public enum SocketIO: Equatable, Sendable {
+package enum SocketIO: Equatable, Sendable {
     /// This many bytes moved.
     case transferred(Int)
     /// Try again once the socket is readable.
@@ -17,7 +17,7 @@ public enum SocketIO: Equatable, Sendable {
     case failed
 
     /// Reads what the kernel has for `fd`.
-    public static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> SocketIO {
+    package static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> SocketIO {
         let count = recv(fd, buffer.baseAddress, buffer.count, 0)
         if count > 0 { return .transferred(count) }
         if count == 0 { return .closed }
@@ -25,7 +25,7 @@ public enum SocketIO: Equatable, Sendable {
     }
 
     /// The first byte waiting on `fd`, left in place: `.transferred(byte)`, or why there is none.
-    public static func peekFirstByte(_ fd: Int32) -> (SocketIO, UInt8) {
+    package static func peekFirstByte(_ fd: Int32) -> (SocketIO, UInt8) {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
         if count > 0 { return (.transferred(1), byte) }
@@ -34,7 +34,7 @@ public enum SocketIO: Equatable, Sendable {
     }
 
     /// Writes as much of `bytes` as the kernel takes (no SIGPIPE).
-    public static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> SocketIO {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> SocketIO {
         let count = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if count >= 0 { return .transferred(count) }
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wantsWritable : .failed

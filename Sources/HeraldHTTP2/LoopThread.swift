@@ -4,8 +4,9 @@ import CNGHTTP2
     import Glibc
 #endif
 
-/// Starts and joins the event-loop threads (named `h2-PORT-N`, which tests count).
-enum LoopThread {
+/// Starts and joins the event-loop threads, each named (the sandbox's `h2-PORT-N`, which tests
+/// count; the push client's `herald-h2c`) for profiles and `top -H`.
+package enum LoopThread {
     private final class Body {
         let name: String
         let run: () -> Void
@@ -16,7 +17,7 @@ enum LoopThread {
     }
 
     /// Runs `run` on a new thread; a system out of threads is a failure of the process.
-    static func start(name: String, _ run: sending @escaping () -> Void) -> pthread_t {
+    package static func start(name: String, _ run: sending @escaping () -> Void) -> pthread_t {
         let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(
@@ -32,8 +33,13 @@ enum LoopThread {
         return thread
     }
 
+    /// Lets a thread that nobody joins free itself when it ends.
+    package static func detach(_ thread: pthread_t) {
+        _ = pthread_detach(thread)
+    }
+
     /// Waits for a thread that has already signalled its end (so this returns at once).
-    static func join(_ thread: pthread_t) {
+    package static func join(_ thread: pthread_t) {
         _ = pthread_join(thread, nil)
     }
 }

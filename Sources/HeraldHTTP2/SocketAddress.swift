@@ -3,14 +3,14 @@
 #endif
 
 /// One IPv4 or IPv6 address and port to connect to.
-struct SocketAddress: Sendable {
+package struct SocketAddress: Sendable {
     private var storage = sockaddr_storage()
     private var length: socklen_t = 0
 
-    var family: Int32 { Int32(storage.ss_family) }
+    package var family: Int32 { Int32(storage.ss_family) }
 
     /// The address of an IP literal (no lookup), or nil for a host name.
-    init?(literal host: String, port: UInt16) {
+    package init?(literal host: String, port: UInt16) {
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
@@ -29,7 +29,7 @@ struct SocketAddress: Sendable {
     }
 
     /// A copy of `address`, `length` bytes (from `getaddrinfo`).
-    init(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
+    package init(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
         withUnsafeMutableBytes(of: &storage) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))
         }
@@ -44,13 +44,13 @@ struct SocketAddress: Sendable {
     }
 
     /// Whether `host` is an IPv4 or IPv6 literal (verified as an IP, sent without SNI).
-    static func isIPLiteral(_ host: String) -> Bool {
+    package static func isIPLiteral(_ host: String) -> Bool {
         SocketAddress(literal: host, port: 0) != nil
     }
 
     /// Starts a non-blocking connect from `fd`: 0 when connected at once, else `errno`
     /// (`EINPROGRESS`: wait until the socket is writable).
-    func connect(_ fd: Int32) -> Int32 {
+    package func connect(_ fd: Int32) -> Int32 {
         var copy = storage
         let result = withUnsafePointer(to: &copy) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
