@@ -63,7 +63,7 @@ let package = Package(
         // dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on it, its key material (Credentials/).
         .target(
             name: "HeraldSandbox",
-            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldModel", "HeraldCrypto", "HeraldHTTP2"]),
+            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldLog", "HeraldModel", "HeraldCrypto", "HeraldHTTP2"]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),

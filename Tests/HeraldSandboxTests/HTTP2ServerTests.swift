@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTPTestSupport
 import HeraldSandbox
 import Testing
 
@@ -137,13 +138,15 @@ struct HTTP2ServerTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: download)) == Data(bytes))
     }
 
-    @Test("an HTTP/1.1 request on the h2c port gets a GOAWAY, not an answer")
+    @Test("an HTTP/1.1 request on the h2c port gets a GOAWAY, not an answer, and the server's logger hears of it")
     func http1OnCleartextPort() async throws {
-        let test = try TestServer()
+        let log = CapturingLogHandler()
+        let test = try TestServer(logger: log.logger())
         let result = try await Curl.run(["--http1.1", "--write-out", "%{http_code}", test.url("/echo")])
         await test.server.stop()
         #expect(result.status == 1, "\(result.stderr)")  // "Received HTTP/0.9 when not allowed": binary frames
         #expect(test.requestsPerConnection.isEmpty)
+        #expect(log.entries("sandbox: a client broke the HTTP/2 protocol; GOAWAY, then close").count == 1)
     }
 
     @Test("an unknown path is a 404 with an empty body")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldLog
 import HeraldSandbox
 import HeraldTestSupport
 import Synchronization
@@ -20,11 +21,11 @@ final class TestServer: Sendable {
     /// Requests seen per connection id.
     var requestsPerConnection: [UInt64: Int] { seen.counts.withLock { $0 } }
 
-    init(tls: TLSIdentity? = nil, shutdownGrace: Duration = .seconds(5)) throws {
+    init(tls: TLSIdentity? = nil, shutdownGrace: Duration = .seconds(5), logger: Logger = .disabled) throws {
         let seen = self.seen
         let (arrivals, arrived) = AsyncStream<String>.makeStream()
         server = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(tls: tls, shutdownGrace: shutdownGrace)
+            configuration: HTTP2ServerConfiguration(tls: tls, shutdownGrace: shutdownGrace, logger: logger)
         ) { request in
             seen.counts.withLock { $0[request.connectionID, default: 0] += 1 }
             switch request.path.split(separator: "?").first {

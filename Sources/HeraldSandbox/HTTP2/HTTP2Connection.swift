@@ -1,4 +1,5 @@
 import HeraldHTTP2
+import HeraldLog
 
 #if canImport(Glibc)
     import Glibc
@@ -69,6 +70,7 @@ final class HTTP2Connection: SessionDelegate {
                 waitsForWritable = true
                 return
             case .untrusted, .failed:
+                server.configuration.logger.debug("sandbox: a TLS handshake failed; the connection closes")
                 isFinished = true
                 return
             }
@@ -78,6 +80,7 @@ final class HTTP2Connection: SessionDelegate {
             case .received: continue
             case .broken:
                 // A broken protocol (an HTTP/1 client, say): send the GOAWAY nghttp2 queued, then close.
+                server.configuration.logger.debug("sandbox: a client broke the HTTP/2 protocol; GOAWAY, then close")
                 flush()
                 isFinished = true
             case .wantsReadable, .wantsWritable: break reading
@@ -100,6 +103,7 @@ final class HTTP2Connection: SessionDelegate {
                 io.tls = try TLSStream(server: context, fd: fd, throwing: HTTP2ServerError.self)
                 return true
             } catch {
+                server.configuration.logger.debug("sandbox: TLS setup failed", metadata: ["error": "\(error)"])
                 isFinished = true
                 return false
             }
@@ -165,6 +169,7 @@ final class HTTP2Connection: SessionDelegate {
         do {
             try session.goAway(code: code.rawValue, throwing: HTTP2ServerError.self)
         } catch {
+            server.configuration.logger.debug("sandbox: GOAWAY could not be sent", metadata: ["error": "\(error)"])
             isFinished = true
         }
         flush()
@@ -261,6 +266,9 @@ final class HTTP2Connection: SessionDelegate {
             try session.submitResponse(
                 streamID: streamID, block, hasBody: !response.body.isEmpty, throwing: HTTP2ServerError.self)
         } catch {
+            server.configuration.logger.warning(
+                "sandbox: an answer could not be sent; the connection closes",
+                metadata: ["status": String(response.status), "error": "\(error)"])
             isFinished = true
             response.whenUnanswered?()
         }

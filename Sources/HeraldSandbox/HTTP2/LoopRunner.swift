@@ -1,5 +1,6 @@
 import CNGHTTP2
 import HeraldHTTP2
+import HeraldLog
 
 #if canImport(Glibc)
     import Glibc
@@ -65,6 +66,8 @@ final class LoopRunner {
         do {
             connection = try HTTP2Connection(id: id, io: ConnectionIO(fd: fd), server: server, loop: loop)
         } catch {
+            server.configuration.logger.warning(
+                "sandbox: an accepted connection could not be set up", metadata: ["error": "\(error)"])
             return
         }
         var on: Int32 = 1

@@ -25,7 +25,8 @@ struct SandboxCommand {
         let fcm = try FCMSandbox(credentials: credentials)
         let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let server = try HTTP2Server.start(
-            configuration: HTTP2ServerConfiguration(host: host, port: port, tls: credentials.tls),
+            configuration: HTTP2ServerConfiguration(
+                host: host, port: port, tls: credentials.tls, logger: Logger(label: "herald-sandbox")),
             answering: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).answer)
         // The token endpoint's port is known only now (port 0 picks one).
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(server.port)/token")
