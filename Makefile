@@ -5,11 +5,10 @@
 
 SWIFT ?= swift
 # libcurl4: FoundationNetworking (URLSession on Linux, used by HeraldKit) loads it at run time.
-# libcurl4-openssl-dev: HeraldPush's libcurl HTTP/2 engine (libcurl multi over nghttp2).
-# libnghttp2-dev: the sandbox's HTTP/2 server and HeraldPush's default HTTP/2 engine.
+# libnghttp2-dev: HeraldHTTP2, the one HTTP/2 core of the push client and the sandbox.
 # nghttp2-server: nghttpd, the HTTP/2 server of the transport tests until they move to the sandbox.
 # libpq-dev: the PostgreSQL store. postgresql: the server binaries of the tests' throwaway cluster.
-DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 libcurl4-openssl-dev libnghttp2-dev \
+DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 curl libnghttp2-dev \
 	pkg-config wrk nghttp2-server libpq-dev postgresql
 
 deps:

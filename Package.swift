@@ -15,7 +15,6 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
@@ -44,11 +43,11 @@ let package = Package(
         // checker of native calls. The push client and the sandbox server build on it.
         .target(name: "HeraldHTTP2", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldCrypto"]),
         // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth
-        // (Auth/), the HTTP/2 client: its origin pool over HeraldHTTP2 (Transport/NGHTTP2/) or
-        // libcurl multi (Transport/), the APNs client (APNs/), verdicts and retry policy (Delivery/).
+        // (Auth/), the HTTP/2 client: its origin pool over HeraldHTTP2 (Transport/), the APNs
+        // client (APNs/), verdicts and retry policy (Delivery/).
         .target(
             name: "HeraldPush",
-            dependencies: ["CCurl", "CNGHTTP2", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2"]),
+            dependencies: ["CNGHTTP2", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2"]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# HTTP/2 transport benchmark: 10,000 small POSTs through HeraldPush's HTTP2Client (optimized
-# build of the transport's sources) to nghttpd over TLS on loopback, WINDOW in flight at a
-# time. Sizes the push target of 20,000 deliveries/s; the server is nghttpd until the sandbox
-# exists. One result line per server mode and engine (nghttp2, libcurl).
+# HTTP/2 transport benchmark: 10,000 small POSTs through HeraldPush's HTTP2Client
+# (`herald bench transport`, release build) to nghttpd over TLS on loopback, WINDOW in flight at
+# a time. Sizes the push target of 20,000 deliveries/s. One result line per server mode.
 #
 #   scripts/bench-push-transport.sh [COUNT] [WINDOW] [CONNECTIONS]   (10000 500 2)
 set -euo pipefail
@@ -23,9 +22,9 @@ trap cleanup EXIT
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
     -addext "subjectAltName=IP:127.0.0.1" -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
-swiftc -O -swift-version 6 -module-name HeraldPush -I Sources/CCurl -I Sources/CNGHTTP2 -I Sources/COpenSSL \
-    Sources/HeraldPush/Transport/*.swift Sources/HeraldPush/Transport/NGHTTP2/*.swift \
-    scripts/bench-push-transport/main.swift -o "$WORK/bench" >&2
+BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
+"${BUILD[@]}" --product herald >&2
+HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
 run() {  # NAME, nghttpd options...
     local name="$1"; shift
     mkdir -p "$WORK/$name/3/device" && : >"$WORK/$name/3/device/abc"
@@ -33,15 +32,13 @@ run() {  # NAME, nghttpd options...
     SERVER_PID=$!
     sleep 0.5
     echo "$name:"
-    for engine in nghttp2 libcurl; do
-        "$WORK/bench" "https://127.0.0.1:$PORT/3/device/abc" "$WORK/cert.pem" "$COUNT" "$WINDOW" "$CONNECTIONS" "$engine"
-    done
+    "$HERALD" bench transport --url "https://127.0.0.1:$PORT/3/device/abc" --ca-file "$WORK/cert.pem" \
+        --count "$COUNT" --window "$WINDOW" --connections "$CONNECTIONS"
     kill "$SERVER_PID" && wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""
 }
-# nghttpd answers a static file without reading the upload (fast, but after ~1,000 streams
-# reset by libcurl it ends the connection with GOAWAY: expect a few retryable failures with
-# libcurl; the nghttp2 engine resets none), or
+# nghttpd answers a static file without reading the upload (fast; it ends a connection with
+# GOAWAY after ~1,000 reset streams, and the client resets none), or
 # echoes it after reading it (as APNs reads it, but nghttpd spools it to a temporary file).
 run discarding-server
 run echoing-server --echo-upload

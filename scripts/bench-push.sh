@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Push benchmark (release build): COUNT APNs deliveries end to end (outbox rows in SQLite or in
-# the PostgreSQL database given, the delivery worker, HTTP/2 through the push clients' engine,
+# the PostgreSQL database given, the delivery worker, HTTP/2 through the push client,
 # the APNs look-alike `herald sandbox` over TLS, every outcome recorded), then the same COUNT
 # pushes sent by aioapns (Debian's python3-aioapns, scripts/bench-push-aioapns.py) to the same
-# sandbox. The engine is nghttp2 unless HERALD_PUSH_HTTP_ENGINE=libcurl is exported (herald
-# serve reads it).
+# sandbox.
 #
 # herald: `herald bench push-seed` registers COUNT APNs devices (one per user) and publishes one
 # notification with push to all of them with no worker running; the clock starts as

@@ -53,8 +53,6 @@ public struct HeraldConfiguration: Sendable {
     public var expo = ExpoSettings()
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
-    /// The HTTP/2 client implementation the push providers are reached through.
-    public var pushHTTPEngine: HTTP2Engine = .nghttp2
     /// Chunking and lease of the broadcast runner.
     public var broadcasts = BroadcastSettings()
     /// What one API key may ask of the server: call rate, broadcasts at once, publish size.

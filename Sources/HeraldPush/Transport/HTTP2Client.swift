@@ -1,19 +1,16 @@
 /// An HTTP/2 client for push providers: many concurrent requests multiplexed as streams over a
 /// few long-lived connections per host, driven by one thread of its own (libnghttp2 and OpenSSL
-/// on epoll by default, or libcurl's multi interface: see ``HTTP2Engine``).
+/// on epoll, over the HeraldHTTP2 core).
 ///
 /// Requests wait for an open connection to take them as a new stream rather than opening
 /// another (up to `maxConnectionsPerHost`). A failure surfaces as an `HTTP2ClientError` of
 /// the request it hit and never ends another request silently.
 public final class HTTP2Client: Sendable {
-    private let engine: any HTTP2ClientEngine
+    private let engine: NGHTTP2Engine
 
     /// Starts the client's thread.
     public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) throws(HTTP2ClientError) {
-        switch configuration.engine {
-        case .nghttp2: engine = try NGHTTP2Engine(configuration: configuration)
-        case .libcurl: engine = try CurlEngine(configuration: configuration)
-        }
+        engine = try NGHTTP2Engine(configuration: configuration)
     }
 
     deinit {
@@ -31,9 +28,8 @@ public final class HTTP2Client: Sendable {
     /// Connections opened so far; fewer than requests means multiplexing.
     public var connectionsOpened: Int { engine.connectionsOpened }
 
-    /// C handles of this client still allocated (a debug counter for leak tests). libcurl: the
-    /// multi handle while running, plus one easy handle per request not yet finished. nghttp2:
-    /// the TLS context while running, plus an `SSL` object and an `nghttp2_session` per open
+    /// C handles of this client still allocated (a debug counter for leak tests): the TLS
+    /// context while running, plus an `SSL` object and an `nghttp2_session` per open
     /// connection. Shutdown frees them all.
     public var liveHandles: Int { engine.liveHandles }
 

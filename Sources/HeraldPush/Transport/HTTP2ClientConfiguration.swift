@@ -24,13 +24,11 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// A PEM file of the certificate authorities to trust instead of the system's (a sandbox's
     /// self-signed certificate).
     public var caFile: String?
-    /// The HTTP/2 implementation: libnghttp2 (the default) or libcurl.
-    public var engine: HTTP2Engine
 
     public init(
         negotiation: Negotiation = .tls, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
-        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil, engine: HTTP2Engine = .nghttp2
+        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil
     ) {
         self.negotiation = negotiation
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -39,6 +37,5 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.keepAliveIdle = keepAliveIdle
         self.caFile = caFile
-        self.engine = engine
     }
 }

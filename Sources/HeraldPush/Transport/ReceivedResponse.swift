@@ -2,8 +2,7 @@
 /// them costs the caller's thread, not the one thread every transfer shares.
 struct ReceivedResponse: Sendable {
     var status: Int
-    /// The header lines as received ("name: value", each ending in CRLF; libcurl's start with
-    /// the status line).
+    /// The header lines as received ("name: value", each ending in CRLF).
     var head: [UInt8]
     var body: [UInt8]
 

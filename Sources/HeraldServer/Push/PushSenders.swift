@@ -38,11 +38,10 @@ struct PushSenders: Sendable {
     /// cannot be read or is not a P-256 key, or the FCM service account cannot be read or used.
     ///
     /// Without an APNs base URL, production devices go to APNs production and development
-    /// devices to its development gateway; with one, every device goes there. Every HTTP/2 client
-    /// runs on `engine`.
+    /// devices to its development gateway; with one, every device goes there.
     init(
         apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, expo expoSettings: ExpoSettings?,
-        engine: HTTP2Engine = .nghttp2, now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date
     ) throws {
         // Credentials first: a bad file stops the start before any client thread runs.
         let token = try apnsSettings.map { try Self.providerToken($0, now: now) }
@@ -50,7 +49,7 @@ struct PushSenders: Sendable {
         var shared: [String?: HTTP2Client] = [:]
         func http(caFile: String?) throws -> HTTP2Client {
             if let client = shared[caFile] { return client }
-            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile, engine: engine))
+            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile))
             shared[caFile] = client
             return client
         }

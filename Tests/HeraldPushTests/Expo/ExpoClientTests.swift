@@ -120,7 +120,8 @@ struct ExpoClientTests {
     func transport() async throws {
         let client = ExpoClient(
             configuration: ExpoConfiguration(baseURL: FakeExpo.baseURL),
-            exchange: { _ in throw HTTP2ClientError(kind: .connectionLost, code: 0, message: "reset") })
+            exchange: { _ in throw HTTP2ClientError(kind: .connectionLost, code: 0, library: "test", message: "reset") }
+        )
         #expect(
             try await client.send([Self.message(1)]) == [.retry(reason: "Transport: connectionLost", retryAfter: nil)])
     }

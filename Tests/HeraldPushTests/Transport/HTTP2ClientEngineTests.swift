@@ -3,13 +3,13 @@ import HeraldHTTPTestSupport
 import HeraldPush
 import Testing
 
-/// What the nghttp2 engine promises beyond the shared suites: ALPN, the server's stream limit,
+/// What the client promises beyond the basic suite: ALPN, the server's stream limit,
 /// streams never reset once finished, large bodies, host names, h2c.
-@Suite("HTTP2Client engines: TLS, limits, bodies and names")
+@Suite("HTTP2Client: TLS, limits, bodies and names")
 struct HTTP2ClientEngineTests {
     @Test func serverWithoutH2InALPNIsTypedAndFinal() async throws {
         let server = try await TLSServerWithoutH2.start()
-        let client = try await HTTP2ClientTests.makeClient(.nghttp2)
+        let client = try await HTTP2ClientTests.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(server.port)/"))
         }
@@ -23,7 +23,7 @@ struct HTTP2ClientEngineTests {
     @Test func serverStreamLimitIsRespected() async throws {
         // nghttpd allows 4 streams per connection: 40 requests at once need both connections.
         let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=4"])
-        let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 2)
+        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 2)
         // The first connection learns the limit from the server's SETTINGS.
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
         let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -47,7 +47,7 @@ struct HTTP2ClientEngineTests {
         // One stream per connection and one connection: a request behind a hanging one waits,
         // unsent, until its timeout; a cancelled one leaves at once.
         let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=1"])
-        let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 1)
+        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
@@ -68,11 +68,11 @@ struct HTTP2ClientEngineTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func connectTimeoutIsTyped(engine: HTTP2Engine) async throws {
+    @Test func connectTimeoutIsTyped() async throws {
         let listener = try FullBacklogListener()
         defer { listener.close() }
         let client = try HTTP2Client(
-            configuration: HTTP2ClientConfiguration(connectTimeout: .milliseconds(300), engine: engine))
+            configuration: HTTP2ClientConfiguration(connectTimeout: .milliseconds(300)))
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(listener.port)/"))
         }
@@ -84,11 +84,10 @@ struct HTTP2ClientEngineTests {
     @Test func finishedStreamsAreNeverReset() async throws {
         // nghttp2 servers end a connection with GOAWAY after about 1,000 client resets, so 3,000
         // requests on one connection fail or reconnect if the client resets finished streams.
-        // libcurl 7.88 does when a POST's answer has no body (HEADERS ending the stream, as APNs
-        // answers 200): with it this test sees 3 connections. nghttpd serves the empty file
+        // (libcurl 7.88, the removed engine, did when a POST's answer had no body.) nghttpd serves the empty file
         // without reading the upload (no --echo-upload).
         let server = try await NGHTTPD.start(options: [])
-        let client = try await HTTP2ClientTests.makeClient(.nghttp2, maxConnectionsPerHost: 1)
+        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
         let request = HTTP2Request(method: "POST", url: server.url("/empty"), body: Array(repeating: 0x41, count: 100))
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             var failures = 0
@@ -104,9 +103,9 @@ struct HTTP2ClientEngineTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func largeBodyIsEchoedIntact(engine: HTTP2Engine) async throws {
+    @Test func largeBodyIsEchoedIntact() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient(engine)
+        let client = try await HTTP2ClientTests.makeClient()
         let body = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
         let echoed = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: body))
         #expect(echoed.status == 200)
@@ -116,9 +115,9 @@ struct HTTP2ClientEngineTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func ipv4LiteralAndLocalhostBothVerify(engine: HTTP2Engine) async throws {
+    @Test func ipv4LiteralAndLocalhostBothVerify() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient(engine)
+        let client = try await HTTP2ClientTests.makeClient()
         for host in ["127.0.0.1", "localhost"] {
             let response = try await client.send(HTTP2Request(url: "https://\(host):\(server.port)/hello.txt"))
             #expect(response.status == 200, "\(host)")
@@ -145,7 +144,7 @@ struct HTTP2ClientEngineTests {
 
     @Test func acceptEncodingPassesThroughUndecoded() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient(.nghttp2)
+        let client = try await HTTP2ClientTests.makeClient()
         // nghttpd answers a static file as it is, whatever the client accepts.
         let response = try await client.send(
             HTTP2Request(url: server.url("/hello.txt"), headers: [("Accept-Encoding", "gzip, deflate")]))

@@ -2,26 +2,24 @@ import Foundation
 import HeraldPush
 import Testing
 
-/// Every test runs against both engines.
 @Suite("HTTP2Client against nghttpd")
 struct HTTP2ClientTests {
     /// HTTP/2 over TLS, trusting the test certificate.
-    static func makeClient(_ engine: HTTP2Engine, maxConnectionsPerHost: Int = 2) async throws -> HTTP2Client {
+    static func makeClient(maxConnectionsPerHost: Int = 2) async throws -> HTTP2Client {
         try HTTP2Client(
             configuration: HTTP2ClientConfiguration(
                 maxConnectionsPerHost: maxConnectionsPerHost,
-                caFile: try await TestCertificate.shared.value.certificateFile, engine: engine))
+                caFile: try await TestCertificate.shared.value.certificateFile))
     }
 
-    /// `liveHandles` of a client with no request in flight: libcurl's multi handle; nghttp2's TLS
-    /// context plus an `SSL` object and a session per open connection.
-    static func idleHandles(_ engine: HTTP2Engine, openConnections: Int) -> Int {
-        engine == .libcurl ? 1 : 1 + 2 * openConnections
+    /// `liveHandles` of a client with no request in flight: the TLS context plus an `SSL` object and a session per open connection.
+    static func idleHandles(openConnections: Int) -> Int {
+        1 + 2 * openConnections
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func getAndPostRoundTrip(engine: HTTP2Engine) async throws {
+    @Test func getAndPostRoundTrip() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
 
         let hello = try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         #expect(hello.status == 200)
@@ -41,11 +39,11 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func multiplexesConcurrentRequestsOverFewConnections(engine: HTTP2Engine)
+    @Test func multiplexesConcurrentRequestsOverFewConnections()
         async throws
     {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<200 {
                 group.addTask {
@@ -60,9 +58,9 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func requestTimeoutIsTyped(engine: HTTP2Engine) async throws {
+    @Test func requestTimeoutIsTyped() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hang"), timeout: .milliseconds(300)))
         }
@@ -71,8 +69,8 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func connectionRefusedIsTyped(engine: HTTP2Engine) async throws {
-        let client = try await Self.makeClient(engine)
+    @Test func connectionRefusedIsTyped() async throws {
+        let client = try await Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
         }
@@ -81,9 +79,9 @@ struct HTTP2ClientTests {
         #expect(error?.message.contains("Failed to connect") == true)
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func untrustedCertificateIsTypedAndFinal(engine: HTTP2Engine) async throws {
+    @Test func untrustedCertificateIsTypedAndFinal() async throws {
         let server = try await NGHTTPD.start()
-        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(engine: engine))
+        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         }
@@ -92,10 +90,10 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func headerWithALineBreakIsRefusedBeforeSending(engine: HTTP2Engine)
+    @Test func headerWithALineBreakIsRefusedBeforeSending()
         async throws
     {
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(
                 HTTP2Request(url: "https://127.0.0.1:1/", headers: [("apns-topic", "app\r\nx-injected: 1")]))
@@ -104,11 +102,9 @@ struct HTTP2ClientTests {
         #expect(client.liveHandles == 1)
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func killedServerFailsEveryInFlightRequestThenALaterOneReconnects(
-        engine: HTTP2Engine
-    ) async throws {
+    @Test func killedServerFailsEveryInFlightRequestThenALaterOneReconnects() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
@@ -121,7 +117,7 @@ struct HTTP2ClientTests {
         for task in [hanging] + queuedBehind {
             let error = await #expect(throws: HTTP2ClientError.self) { try await task.value }
             #expect(error?.isRetryable == true)
-            // Reset streams, or a reconnect libcurl tried while the process was dying.
+            // Reset streams, or a reconnect tried while the process was dying.
             #expect([.connectionLost, .goaway, .connectionRefused, .tlsHandshake].contains(error?.kind))
         }
 
@@ -131,14 +127,14 @@ struct HTTP2ClientTests {
         await restarted.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func cancellingARequestInFlightRemovesIt(engine: HTTP2Engine) async throws {
+    @Test func cancellingARequestInFlightRemovesIt() async throws {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
         hanging.cancel()
         await #expect(throws: CancellationError.self) { try await hanging.value }
-        #expect(client.liveHandles == Self.idleHandles(engine, openConnections: 1))
+        #expect(client.liveHandles == Self.idleHandles(openConnections: 1))
 
         let cancelledFirst = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -148,15 +144,15 @@ struct HTTP2ClientTests {
         await server.stop()
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func shutdownFailsRequestsInFlightAndFreesEveryHandle(engine: HTTP2Engine)
+    @Test func shutdownFailsRequestsInFlightAndFreesEveryHandle()
         async throws
     {
         let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient(engine)
+        let client = try await Self.makeClient()
         #expect(client.liveHandles == 1)
         _ = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: [1, 2, 3]))
         _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
-        #expect(client.liveHandles == Self.idleHandles(engine, openConnections: 1))
+        #expect(client.liveHandles == Self.idleHandles(openConnections: 1))
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
@@ -176,14 +172,14 @@ struct HTTP2ClientTests {
 
 @Suite("HTTP2Client against a misbehaving h2c server")
 struct HTTP2ClientFaultTests {
-    private func h2c(_ engine: HTTP2Engine) -> HTTP2ClientConfiguration {
-        HTTP2ClientConfiguration(negotiation: .priorKnowledge, engine: engine)
+    private func h2c() -> HTTP2ClientConfiguration {
+        HTTP2ClientConfiguration(negotiation: .priorKnowledge)
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func goawayIsTyped(engine: HTTP2Engine) async throws {
+    @Test func goawayIsTyped() async throws {
         let server = try MisbehavingH2CServer(.goaway)
         defer { server.stop() }
-        let client = try HTTP2Client(configuration: h2c(engine))
+        let client = try HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: [1]))
         }
@@ -191,10 +187,10 @@ struct HTTP2ClientFaultTests {
         #expect(error?.isRetryable == true)
     }
 
-    @Test(arguments: HTTP2Engine.allCases) func streamResetIsTyped(engine: HTTP2Engine) async throws {
+    @Test func streamResetIsTyped() async throws {
         let server = try MisbehavingH2CServer(.resetStream)
         defer { server.stop() }
-        let client = try HTTP2Client(configuration: h2c(engine))
+        let client = try HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/")))
         }

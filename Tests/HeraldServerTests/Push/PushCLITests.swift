@@ -11,7 +11,7 @@ struct PushCLITests {
             "apns-key-file", "apns-key-id", "apns-team-id", "apns-topic", "apns-base-url", "apns-ca-file",
             "fcm-service-account", "fcm-base-url", "fcm-ca-file",
             "push-concurrency", "push-batch-size", "push-lease", "push-retry-base", "push-retry-cap",
-            "push-max-attempts", "push-http-engine",
+            "push-max-attempts",
         ] {
             #expect(help.contains("--\(name)"), "\(name)")
             #expect(help.contains("HERALD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")), "\(name)")
@@ -37,15 +37,22 @@ struct PushCLITests {
         }
     }
 
-    @Test("an unknown HTTP/2 engine is a start-up error naming the setting and the allowed values (exit 2)")
-    func badHTTPEngine() async {
-        let result = await CLITests.run(
-            ["serve", "--port", "0", "--database", "sqlite::memory:"], environment: ["HERALD_PUSH_HTTP_ENGINE": "curl"])
-        #expect(result.status == 2)
-        let message = result.err.joined()
-        #expect(
-            message.contains("--push-http-engine (HERALD_PUSH_HTTP_ENGINE) must be nghttp2 or libcurl, not \"curl\""),
-            "\(message)")
+    @Test("the removed --push-http-engine stops serve with a message saying so, as a flag or its twin (exit 2)")
+    func removedHTTPEngine() async {
+        let serve = ["serve", "--port", "0", "--database", "sqlite::memory:"]
+        for (arguments, environment) in [
+            (serve, ["HERALD_PUSH_HTTP_ENGINE": "nghttp2"]), (serve + ["--push-http-engine", "libcurl"], [:]),
+            (serve + ["--push-http-engine=libcurl"], [:]),
+        ] {
+            let result = await CLITests.run(arguments, environment: environment)
+            #expect(result.status == 2, "\(arguments) \(environment)")
+            let message = result.err.joined()
+            #expect(
+                message.contains(
+                    "--push-http-engine (HERALD_PUSH_HTTP_ENGINE) was removed: the libcurl engine was removed"),
+                "\(message)")
+        }
+        #expect(!(await CLITests.run(["serve", "--help"]).out.joined().contains("push-http-engine")))
     }
 
     @Test("FCM: a base URL or CA file without the service account is a usage error (exit 2)")

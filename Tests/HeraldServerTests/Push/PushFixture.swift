@@ -20,10 +20,10 @@ struct PushFixture {
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
     /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`; the
     /// worker claims `batchSize` rows at a time (default: the server's). The server sends to FCM
-    /// unless `configuresFCM` is false, over the HTTP/2 `engine`.
+    /// unless `configuresFCM` is false.
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, engine: HTTP2Engine = .nghttp2
+        configuresFCM: Bool = true
     ) async throws -> PushFixture {
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
         let sandbox = try APNsSandbox(credentials: credentials)
@@ -47,7 +47,6 @@ struct PushFixture {
             configuration.pushWorker.retryCap = retryCap ?? retryBase
             configuration.pushWorker.maxAttempts = maxAttempts
             if let batchSize { configuration.pushWorker.batchSize = batchSize }
-            configuration.pushHTTPEngine = engine
         })
         return PushFixture(
             sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
@@ -55,15 +54,15 @@ struct PushFixture {
     }
 
     /// Runs `body` against a fresh fixture (see
-    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:engine:)``) and stops it
+    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:)``) and stops it
     /// afterwards, also when `body` throws.
     static func run(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, engine: HTTP2Engine = .nghttp2, _ body: (PushFixture) async throws -> Void
+        configuresFCM: Bool = true, _ body: (PushFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(
             retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize,
-            configuresFCM: configuresFCM, engine: engine)
+            configuresFCM: configuresFCM)
         do {
             try await body(fixture)
         } catch {

@@ -2,7 +2,7 @@ import HeraldHTTP2
 
 /// The nghttp2 engine of `HTTP2Client`: libnghttp2 client sessions and OpenSSL over
 /// non-blocking sockets, driven by one epoll thread of its own (``ClientLoop``).
-final class NGHTTP2Engine: HTTP2ClientEngine {
+final class NGHTTP2Engine: Sendable {
     private let configuration: HTTP2ClientConfiguration
     private let mailbox: RequestMailbox
 

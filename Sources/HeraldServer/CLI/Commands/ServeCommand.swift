@@ -7,6 +7,7 @@ struct ServeCommand {
     let cli: HeraldCLI
 
     func run(_ raw: [String]) async throws -> Int32 {
+        try Self.refuseRemovedSettings(raw, environment: cli.environment)
         let args = try Self.spec.parse(raw, environment: cli.environment)
         if args.has("help") {
             cli.out(Self.spec.help)
@@ -22,6 +23,24 @@ struct ServeCommand {
         cli.err("herald: received signal \(signal), draining")
         await app.stop()
         return 0
+    }
+
+    /// Settings that `serve` took once and no longer does: named in a clear error, not left to
+    /// "unknown option" or silently ignored in the environment.
+    static let removedSettings: [(flag: String, twin: String, why: String)] = [
+        (
+            "push-http-engine", "HERALD_PUSH_HTTP_ENGINE",
+            "the libcurl engine was removed; push always uses Herald's own HTTP/2 client (nghttp2)"
+        )
+    ]
+
+    static func refuseRemovedSettings(_ raw: [String], environment: [String: String]) throws {
+        for setting in removedSettings {
+            let given = raw.contains { $0 == "--" + setting.flag || $0.hasPrefix("--" + setting.flag + "=") }
+            if given || environment[setting.twin] != nil {
+                throw CLIError("--\(setting.flag) (\(setting.twin)) was removed: \(setting.why); drop the setting")
+            }
+        }
     }
 
     /// What `serve` runs with: each flag, else its `HERALD_*` twin, else the default.
@@ -62,7 +81,6 @@ struct ServeCommand {
         configuration.apns = try args.apnsSettings()
         configuration.fcm = try args.fcmSettings()
         configuration.pushWorker = try args.pushWorkerSettings()
-        configuration.pushHTTPEngine = try args.pushHTTPEngine()
         configuration.expo = try args.expoSettings()
         return configuration
     }

@@ -60,12 +60,6 @@ extension Option {
             Attempts before a delivery fails {twin}
             (default 8)
             """),
-        .value(
-            "push-http-engine", "ENGINE",
-            """
-            HTTP/2 client of the providers: nghttp2 or libcurl
-            {twin} (default nghttp2)
-            """),
     ]
 
     /// The `serve` flags of the Expo push service.
@@ -161,17 +155,6 @@ extension Arguments {
             throw CLIError("--push-retry-cap must be at least --push-retry-base")
         }
         return settings
-    }
-
-    /// The HTTP/2 engine of the push clients: nghttp2 unless `--push-http-engine` names another.
-    func pushHTTPEngine() throws -> HTTP2Engine {
-        guard let raw = value("push-http-engine") else { return .nghttp2 }
-        guard let engine = HTTP2Engine(rawValue: raw) else {
-            throw CLIError(
-                "--push-http-engine (HERALD_PUSH_HTTP_ENGINE) must be "
-                    + HTTP2Engine.allCases.map(\.rawValue).joined(separator: " or ") + ", not \"\(raw)\"")
-        }
-        return engine
     }
 
     /// A number of seconds (fractions allowed) in `range`.
