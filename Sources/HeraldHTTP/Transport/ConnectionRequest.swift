@@ -67,4 +67,9 @@ final class ConnectionRequest: @unchecked Sendable {
     }
 
     var identifier: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// The request as the responder sees it.
+    func incoming(body: [UInt8] = []) -> Request {
+        Request(method: method, path: path, rawPath: rawPath, query: query, headers: headers, body: body)
+    }
 }

@@ -78,9 +78,7 @@ final class ServerCore: Sendable {
     func connectionClosed(_ peer: PeerConnection) {
         if peer.awaitsRequestLine, let status = libraryAnswers.take() {
             // Refused before a request line was read (malformed, too long, a version we do not speak).
-            reportLibraryAnswer(
-                status, request: Request(method: HTTPMethod(rawValue: "-"), path: "-"), startTime: .now,
-                requestID: RequestID.generate())
+            reportTransportAnswer(Response(status: status), to: Self.unknownRequest)
         }
         peer.closed()
         arrivals?.forget(peer)
@@ -103,11 +101,20 @@ final class ServerCore: Sendable {
         logger.notice(
             "request \(which) not received in time; connection closed",
             metadata: ["client": peer.address, "phase": which])
-        var context = dispatcher.makeContext(requestID: RequestID.generate())
-        context.route = nil
-        let request = Request(method: HTTPMethod(rawValue: "-"), path: "-")
+        reportTransportAnswer(Self.requestTimeoutError(phase: which).response, to: Self.unknownRequest)
+    }
+
+    /// What the access log shows for an answer to a request whose line was never read.
+    private static let unknownRequest = Request(method: HTTPMethod(rawValue: "-"), path: "-")
+
+    /// Tells the responder (its logging and metrics) of an answer the transport or the library
+    /// gave without running it, as for any other answer.
+    private func reportTransportAnswer(
+        _ response: Response, to request: Request, startTime: ContinuousClock.Instant = .now,
+        requestID: String = RequestID.generate()
+    ) {
+        let context = dispatcher.makeContext(requestID: requestID, startTime: startTime)
         let dispatcher = dispatcher
-        let response = Self.requestTimeoutError(phase: which).response
         Task { await dispatcher.responder.transportAnswered(request, with: response, context: context) }
     }
 
@@ -249,14 +256,7 @@ final class ServerCore: Sendable {
     }
 
     private func startHandler(_ request: ConnectionRequest) {
-        let incoming = Request(
-            method: request.method,
-            path: request.path,
-            rawPath: request.rawPath,
-            query: request.query,
-            headers: request.headers,
-            body: request.body
-        )
+        let incoming = request.incoming(body: request.body)
         request.body = []
         let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
         // Tracked before the handler can complete, so a finished request is never re-tracked.
@@ -319,13 +319,8 @@ final class ServerCore: Sendable {
         var response = error.response
         response.headers[RequestID.headerName] = request.requestID
         response.headers["Connection"] = "close"
-        let incoming = Request(
-            method: request.method, path: request.path, rawPath: request.rawPath, query: request.query,
-            headers: request.headers)
-        let context = dispatcher.makeContext(requestID: request.requestID, startTime: request.startTime)
-        let dispatcher = dispatcher
-        let reported = response
-        Task { await dispatcher.responder.transportAnswered(incoming, with: reported, context: context) }
+        reportTransportAnswer(
+            response, to: request.incoming(), startTime: request.startTime, requestID: request.requestID)
         return queue(response, for: request)
     }
 
@@ -421,19 +416,9 @@ final class ServerCore: Sendable {
         let status = Int(herald_mhd_queued_status(connection.pointer))
         guard status >= 100 else { return }  // the client left before any answer
         libraryAnswers.take(status)
-        reportLibraryAnswer(
-            status, request: Request(method: HTTPMethod(rawValue: "-"), target: line?.0 ?? "-"),
-            startTime: line?.1 ?? .now, requestID: RequestID.generate())
-    }
-
-    private func reportLibraryAnswer(
-        _ status: Int, request: Request, startTime: ContinuousClock.Instant, requestID: String
-    ) {
-        var context = dispatcher.makeContext(requestID: requestID, startTime: startTime)
-        context.route = nil
-        let dispatcher = dispatcher
-        let response = Response(status: status)
-        Task { await dispatcher.responder.transportAnswered(request, with: response, context: context) }
+        reportTransportAnswer(
+            Response(status: status), to: Request(method: HTTPMethod(rawValue: "-"), target: line?.0 ?? "-"),
+            startTime: line?.1 ?? .now)
     }
 
     func requestCompleted(_ request: ConnectionRequest, reason: MHD_RequestTerminationCode) {
@@ -443,12 +428,9 @@ final class ServerCore: Sendable {
             let status = Int(herald_mhd_queued_status(request.connection.pointer))
             if status >= 100 {
                 libraryAnswers.take(status)
-                reportLibraryAnswer(
-                    status,
-                    request: Request(
-                        method: request.method, path: request.path, rawPath: request.rawPath, query: request.query,
-                        headers: request.headers),
-                    startTime: request.startTime, requestID: request.requestID)
+                reportTransportAnswer(
+                    Response(status: status), to: request.incoming(), startTime: request.startTime,
+                    requestID: request.requestID)
             }
         }
         registry.withLock { registry in
