@@ -13,11 +13,7 @@ struct BenchCommand {
             cli.out(Self.spec.help)
             return raw.isEmpty ? 2 : 0
         }
-        let args = try Self.spec.parse(Array(raw.dropFirst()), environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(Array(raw.dropFirst()), cli: cli) else { return 0 }
         let users = try args.int("users", default: 10_000, range: 1...1_000_000)
         let seedStarted = ContinuousClock.now
         switch sub {

@@ -21,11 +21,7 @@ struct KeysCommand {
     }
 
     private func create(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, only: ["name", "database"], environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, only: ["name", "database"], cli: cli) else { return 0 }
         let name = args.value("name") ?? "default"
         guard (1...100).contains(name.count) else { throw CLIError("--name must be 1 to 100 characters") }
         let key = try await StoreAccess(args).createAPIKey(name: name)
@@ -36,11 +32,7 @@ struct KeysCommand {
 
     /// `keys list`: one line per key that is not revoked, oldest first, under a header.
     private func list(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, only: ["database"], environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, only: ["database"], cli: cli) else { return 0 }
         let keys = try await StoreAccess(args).store.apiKeys()
         guard !keys.isEmpty else {
             cli.out("No API keys. Create one with `herald keys create --name NAME`.")
@@ -62,12 +54,10 @@ struct KeysCommand {
     /// `keys revoke ID`: every server on the database refuses the key within a second.
     private func revoke(_ raw: [String]) async throws -> Int32 {
         let id = raw.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
-        let args = try Self.spec.parse(
-            Array(raw.dropFirst(id == nil ? 0 : 1)), only: ["database"], environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard
+            let args = try Self.spec.arguments(
+                Array(raw.dropFirst(id == nil ? 0 : 1)), only: ["database"], cli: cli)
+        else { return 0 }
         guard var id else { throw CLIError("keys revoke needs the id of a key (see `herald keys list`)") }
         let store = try StoreAccess(args).store
         if id.hasPrefix("hk_") {

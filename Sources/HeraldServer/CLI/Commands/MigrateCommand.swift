@@ -5,11 +5,7 @@ struct MigrateCommand {
     let cli: HeraldCLI
 
     func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
         let url = args.databaseURL
         let applied =
             try PostgresStore.isPostgresURL(url)

@@ -8,11 +8,7 @@ struct SandboxCommand {
     let cli: HeraldCLI
 
     func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
         let host = args.value("host") ?? "127.0.0.1"
         let rawPort = args.value("port") ?? "8090"
         guard let port = Int(rawPort), (0...65535).contains(port) else {

@@ -6,11 +6,7 @@ struct SendCommand {
     let cli: HeraldCLI
 
     func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
         guard let user = args.value("user"), let type = args.value("type"),
             let title = args.value("title"), let body = args.value("body")
         else { throw CLIError("--user, --type, --title and --body are required") }

@@ -8,11 +8,7 @@ struct ServeCommand {
 
     func run(_ raw: [String]) async throws -> Int32 {
         try Self.refuseRemovedSettings(raw, environment: cli.environment)
-        let args = try Self.spec.parse(raw, environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
         let configuration = try Self.configuration(args)
         let logger = Logger(label: "herald", level: configuration.logLevel)
         let app = try await HeraldApplication(configuration: configuration, logger: logger)

@@ -7,11 +7,7 @@ struct TokenCommand {
     let cli: HeraldCLI
 
     func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Self.spec.parse(raw, environment: cli.environment)
-        if args.has("help") {
-            cli.out(Self.spec.help)
-            return 0
-        }
+        guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
         guard let user = args.value("user") else { throw CLIError("--user is required") }
         do {
             try Validate.userID(user, field: "--user")

@@ -65,6 +65,19 @@ struct CommandSpec: Sendable {
         try Arguments(arguments, options: names.map(option), environment: environment)
     }
 
+    /// Parses `arguments` as ``parse(_:environment:)`` does (against only `names` when given),
+    /// or prints ``help`` and answers nil when `--help` was asked for.
+    func arguments(_ arguments: [String], only names: [String]? = nil, cli: HeraldCLI) throws -> Arguments? {
+        let parsed =
+            try names.map { try parse(arguments, only: $0, environment: cli.environment) }
+            ?? parse(arguments, environment: cli.environment)
+        guard !parsed.has("help") else {
+            cli.out(help)
+            return nil
+        }
+        return parsed
+    }
+
     /// `herald CMD --help`.
     var help: String {
         var blocks = [usage]
