@@ -8,7 +8,9 @@ enum AccountStatements {
     // MARK: Settings
 
     static func setting(_ key: String, _ db: some StoreConnection) throws(StoreError) -> String? {
-        try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row in row.text(0) }
+        try db.queryOne("SELECT value FROM settings WHERE key = \(key)") { row throws(StoreError) in
+            try row.text("value")
+        }
     }
 
     /// Stores `value` unless `key` has one; answers the stored value. (Another PostgreSQL
@@ -31,8 +33,8 @@ enum AccountStatements {
         let issuedAt = Int64(candidate.issuedAt.timeIntervalSince1970)
         let proposed = "\(issuedAt) \(candidate.token)"
         try db.execute("INSERT INTO settings (key, value) VALUES (\(key), \(proposed)) ON CONFLICT (key) DO NOTHING")
-        let stored = try db.queryOne("SELECT value FROM settings WHERE key = \(key) \(DB.rowLock)") { row in
-            row.text(0)
+        let stored = try db.queryOne("SELECT value FROM settings WHERE key = \(key) \(DB.rowLock)") {
+            row throws(StoreError) in try row.text("value")
         }
         if let stored, let shared = SharedProviderToken(stored: stored),
             stored == proposed || (shared.issuedAt > staleBefore && !rejected.contains(shared.token))
@@ -56,9 +58,9 @@ enum AccountStatements {
     private static let apiKeyColumns: SQL = "id, name, key_hash, created_at, last_used_at"
 
     private static func apiKeyRecord(_ row: some StoreRow) throws(StoreError) -> APIKeyRecord {
-        APIKeyRecord(
-            id: row.text(0), name: row.text(1), hash: row.text(2), createdAt: try row.date(3),
-            lastUsedAt: try row.optionalDate(4))
+        try APIKeyRecord(
+            id: row.text("id"), name: row.text("name"), hash: row.text("key_hash"), createdAt: row.date("created_at"),
+            lastUsedAt: row.optionalDate("last_used_at"))
     }
 
     static func apiKey(hash: String, _ db: some StoreConnection) throws(StoreError) -> APIKeyRecord? {
@@ -80,7 +82,7 @@ enum AccountStatements {
             return .revoked
         }
         let stored = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = \(id)") {
-            row throws(StoreError) in try row.optionalDate(0)
+            row throws(StoreError) in try row.optionalDate("revoked_at")
         }
         guard case .some(.some(let revokedAt)) = stored else { return .notFound }
         return .alreadyRevoked(revokedAt)
@@ -96,17 +98,17 @@ enum AccountStatements {
 
     // MARK: Preferences
 
-    /// The columns ``preferences(_:from:)`` reads, in its order.
+    /// The columns ``preferences(_:)`` reads.
     static let preferenceColumns: SQL = "global_enabled, os_permission_granted, categories, disabled_types, quiet_hours"
 
-    /// Preferences read from ``preferenceColumns``, starting at column `first`.
-    static func preferences(_ row: some StoreRow, from first: Int) throws(StoreError) -> Preferences {
-        Preferences(
-            globalEnabled: try row.bool(first),
-            osPermissionGranted: try row.optionalBool(first + 1),
-            categories: try row.json([String: Bool].self, first + 2),
-            disabledTypes: try row.json([String].self, first + 3),
-            quietHours: try row.optionalJSON(QuietHours.self, first + 4))
+    /// Preferences read from a row with ``preferenceColumns``.
+    static func preferences(_ row: some StoreRow) throws(StoreError) -> Preferences {
+        try Preferences(
+            globalEnabled: row.bool("global_enabled"),
+            osPermissionGranted: row.optionalBool("os_permission_granted"),
+            categories: row.json([String: Bool].self, "categories"),
+            disabledTypes: row.json([String].self, "disabled_types"),
+            quietHours: row.optionalJSON(QuietHours.self, "quiet_hours"))
     }
 
     /// `userID`'s stored preferences; with `locking`, the row stays locked until the transaction
@@ -118,7 +120,7 @@ enum AccountStatements {
             """
             SELECT \(preferenceColumns) FROM preferences WHERE user_id = \(userID) \(locking ? DB.rowLock : "")
             """
-        ) { row throws(StoreError) in try preferences(row, from: 0) }
+        ) { row throws(StoreError) in try preferences(row) }
     }
 
     /// Writes `preferences` for `userID`: replacing a stored row, or only where there is none.
@@ -154,13 +156,14 @@ enum AccountStatements {
         """
 
     private static func deviceRecord(_ row: some StoreRow) throws(StoreError) -> Device {
-        Device(
-            token: row.text(0), userId: row.text(1),
-            provider: try row.enumValue(PushProvider.self, 2),
-            platform: try row.enumValue(DevicePlatform.self, 3),
-            environment: try row.enumValue(PushEnvironment.self, 4),
-            appVersion: row.optionalText(5), locale: row.optionalText(6), timeZone: row.optionalText(7),
-            active: try row.bool(8), createdAt: try row.date(9), updatedAt: try row.date(10))
+        try Device(
+            token: row.text("token"), userId: row.text("user_id"),
+            provider: row.enumValue(PushProvider.self, "provider"),
+            platform: row.enumValue(DevicePlatform.self, "platform"),
+            environment: row.enumValue(PushEnvironment.self, "environment"),
+            appVersion: row.optionalText("app_version"), locale: row.optionalText("locale"),
+            timeZone: row.optionalText("time_zone"), active: row.bool("active"), createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at"))
     }
 
     /// Registers or refreshes a device; a token moving to another user counts as a new
@@ -225,8 +228,8 @@ enum AccountStatements {
     }
 
     static func eventCount(userID: String, _ db: some StoreConnection) throws(StoreError) -> Int {
-        try db.queryOne("SELECT COUNT(*) FROM analytics_events WHERE user_id = \(userID)") {
-            row throws(StoreError) in try row.int(0)
+        try db.queryOne("SELECT COUNT(*) AS events FROM analytics_events WHERE user_id = \(userID)") {
+            row throws(StoreError) in try row.int("events")
         } ?? 0
     }
 
@@ -234,7 +237,7 @@ enum AccountStatements {
 
     static func appConfig(_ db: some StoreConnection) throws(StoreError) -> AppConfigDocument? {
         try db.queryOne("SELECT document FROM app_config WHERE id = 1") { row throws(StoreError) in
-            try row.json(AppConfigDocument.self, 0)
+            try row.json(AppConfigDocument.self, "document")
         }
     }
 
@@ -249,6 +252,7 @@ enum AccountStatements {
 
     /// One trivial query: the database answers.
     static func ping(_ db: some StoreConnection) throws(StoreError) {
-        _ = try db.queryOne("SELECT 1") { row throws(StoreError) in try row.int(0) }
+        _ = try db.queryOne("SELECT 1 AS answer") { row throws(StoreError) in try row.int("answer") }
+
     }
 }

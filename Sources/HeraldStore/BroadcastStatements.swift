@@ -10,11 +10,13 @@ enum BroadcastStatements {
         """
 
     private static func broadcastRecord(_ row: some StoreRow) throws(StoreError) -> BroadcastRecord {
-        BroadcastRecord(
-            id: row.text(0), apiKeyID: row.text(1), audience: try row.enumValue(BroadcastAudienceKind.self, 2),
-            status: try row.enumValue(BroadcastStatus.self, 3), total: try row.optionalInt64(4).map(Int.init),
-            processed: try row.int(5), failureReason: row.optionalText(6), createdAt: try row.date(7),
-            startedAt: try row.optionalDate(8), completedAt: try row.optionalDate(9))
+        try BroadcastRecord(
+            id: row.text("id"), apiKeyID: row.text("api_key_id"),
+            audience: row.enumValue(BroadcastAudienceKind.self, "audience"),
+            status: row.enumValue(BroadcastStatus.self, "status"), total: row.optionalInt64("total").map(Int.init),
+            processed: row.int("processed"), failureReason: row.optionalText("failure_reason"),
+            createdAt: row.date("created_at"), startedAt: row.optionalDate("started_at"),
+            completedAt: row.optionalDate("completed_at"))
     }
 
     static func storedBroadcast(_ db: some StoreConnection, id: String) throws -> BroadcastRecord? {
@@ -43,7 +45,11 @@ enum BroadcastStatements {
                 SELECT request_hash, response, created_at FROM idempotency_keys
                 WHERE api_key_id = \(claim.apiKeyID) AND idem_key = \(idempotencyKey)
                 """
-            ) { row throws(StoreError) in (hash: row.text(0), broadcastID: row.text(1), createdAt: try row.date(2)) }
+            ) { row throws(StoreError) in
+                try (
+                    hash: row.text("request_hash"), broadcastID: row.text("response"), createdAt: row.date("created_at")
+                )
+            }
             if let stored, stored.createdAt >= claim.notBefore {
                 guard stored.hash == claim.requestHash else { return .conflict }
                 guard let first = try storedBroadcast(db, id: stored.broadcastID) else {
@@ -104,10 +110,10 @@ enum BroadcastStatements {
     static func activeCount(apiKeyID: String, _ db: some StoreConnection) throws(StoreError) -> Int {
         try db.queryOne(
             """
-            SELECT COUNT(*) FROM broadcasts
+            SELECT COUNT(*) AS active FROM broadcasts
             WHERE status IN ('queued', 'running') AND api_key_id = \(apiKeyID)
             """
-        ) { row throws(StoreError) in try row.int(0) } ?? 0
+        ) { row throws(StoreError) in try row.int("active") } ?? 0
     }
 
     /// One page of broadcasts, newest first.
@@ -117,7 +123,7 @@ enum BroadcastStatements {
             SELECT \(broadcastColumns), seq FROM broadcasts WHERE seq < \(beforeSeq ?? Int64.max)
             ORDER BY seq DESC LIMIT \(limit + 1)
             """
-        ) { row throws(StoreError) in (record: try broadcastRecord(row), seq: try row.int64(10)) }
+        ) { row throws(StoreError) in try (record: broadcastRecord(row), seq: row.int64("seq")) }
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast(rows.count - limit) }
         return BroadcastPage(items: rows.map(\.record), lastSeq: rows.last?.seq, hasMore: hasMore)
@@ -129,7 +135,7 @@ enum BroadcastStatements {
         -> (id: String, needsTotal: Bool)?
     {
         let candidate = try db.queryOne(claimableBroadcastQuery(now: now, DB.self)) { row throws(StoreError) in
-            (id: row.text(0), needsTotal: row.isNull(1))
+            try (id: row.text("id"), needsTotal: row.isNull("total"))
         }
         guard let candidate else { return nil }
         try db.execute(
@@ -143,7 +149,7 @@ enum BroadcastStatements {
 
     /// The number of users an `all` broadcast reaches, counted when it is first claimed.
     static func knownUsersCount(_ db: some StoreConnection) throws -> Int {
-        try db.queryOne(knownUsersCountQuery) { row throws(StoreError) in try row.int(0) } ?? 0
+        try db.queryOne(knownUsersCountQuery) { row throws(StoreError) in try row.int("users") } ?? 0
     }
 
     /// Records `total` on a claimed broadcast that has none yet.
@@ -179,7 +185,7 @@ enum BroadcastStatements {
     }
 
     static let knownUsersCountQuery: SQL = """
-        SELECT COUNT(*) FROM (
+        SELECT COUNT(*) AS users FROM (
             SELECT user_id FROM devices UNION SELECT user_id FROM preferences UNION SELECT user_id FROM user_counters
         ) AS known
         """
@@ -203,9 +209,9 @@ enum BroadcastStatements {
             \(DB.rowLock)
             """
         ) { row throws(StoreError) in
-            (
-                audience: try row.enumValue(BroadcastAudienceKind.self, 0),
-                template: try row.json(BroadcastTemplate.self, 1), after: row.text(2)
+            try (
+                audience: row.enumValue(BroadcastAudienceKind.self, "audience"),
+                template: row.json(BroadcastTemplate.self, "template"), after: row.text("after_user_id")
             )
         }
         guard let held else { return nil }
@@ -214,7 +220,8 @@ enum BroadcastStatements {
             case .all: knownUsersQuery(after: held.after, limit: limit)
             case .users: listedUsersQuery(broadcastID: id, after: held.after, limit: limit)
             }
-        let users = try db.query(usersQuery) { row throws(StoreError) in row.text(0) }
+        let users = try db.query(usersQuery) { row throws(StoreError) in try row.text("user_id") }
+
         let template = held.template
         let category = catalog.category(forType: template.type)
         let hidden = catalog.isHidden(type: template.type)

@@ -35,7 +35,7 @@ enum DeliveryStatements {
     ) throws -> [ClaimedDelivery] {
         let nowMilliseconds = StoreTime.milliseconds(now)
         let due = try db.query(dueDeliveriesQuery(now: now, limit: max(0, limit), DB.self)) {
-            row throws(StoreError) in row.text(0)
+            row throws(StoreError) in try row.text("id")
         }
         guard !due.isEmpty else { return [] }
         let rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
@@ -91,10 +91,13 @@ enum DeliveryStatements {
         var pushOptions: [String: PushOptions] = [:]
         return try db.query(
             """
-            SELECT d.id, d.user_id, d.device_token, d.provider, d.platform, d.environment, d.attempts,
-                   d.expires_at, n.id, n.type, n.category, n.title, n.body, n.data, n.deep_link,
-                   n.has_detail, n.created_at, n.push, COALESCE(c.unseen, 0),
-                   CASE WHEN v.active = 1 AND v.user_id = d.user_id THEN 1 ELSE 0 END
+            SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
+                   d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
+                   d.expires_at AS expires_at, n.id AS notification_id, n.type AS type, n.category AS category,
+                   n.title AS title, n.body AS body, n.data AS data, n.deep_link AS deep_link,
+                   n.has_detail AS has_detail, n.created_at AS created_at, n.push AS push,
+                   COALESCE(c.unseen, 0) AS badge,
+                   CASE WHEN v.active = 1 AND v.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
             FROM deliveries d
             JOIN notifications n ON n.id = d.notification_id
             LEFT JOIN user_counters c ON c.user_id = d.user_id
@@ -102,24 +105,26 @@ enum DeliveryStatements {
             WHERE d.id IN (\(DB.jsonTextElements(ids)))
             """
         ) { row throws(StoreError) in
-            let push = try row.optionalText(17).map { text throws(StoreError) in
+            let push = try row.optionalText("push").map { text throws(StoreError) in
                 if let known = pushOptions[text] { return known }
                 let decoded = try StoreJSON.decode(PushOptions.self, from: text)
                 pushOptions[text] = decoded
                 return decoded
             }
-            let delivery = ClaimedDelivery(
-                id: row.text(0), claimToken: claimToken, userID: row.text(1), deviceToken: row.text(2),
-                provider: try row.enumValue(PushProvider.self, 3),
-                platform: try row.enumValue(DevicePlatform.self, 4),
-                environment: try row.enumValue(PushEnvironment.self, 5), attempts: try row.int(6) + 1,
-                leaseExpiresAt: leaseExpiry, expiresAt: try row.optionalDate(7),
+            let delivery = try ClaimedDelivery(
+                id: row.text("id"), claimToken: claimToken, userID: row.text("user_id"),
+                deviceToken: row.text("device_token"), provider: row.enumValue(PushProvider.self, "provider"),
+                platform: row.enumValue(DevicePlatform.self, "platform"),
+                environment: row.enumValue(PushEnvironment.self, "environment"), attempts: row.int("attempts") + 1,
+                leaseExpiresAt: leaseExpiry, expiresAt: row.optionalDate("expires_at"),
                 notification: InboxNotification(
-                    id: row.text(8), type: row.text(9), category: row.optionalText(10), title: row.text(11),
-                    body: row.text(12), data: try row.stringMap(13), deepLink: row.optionalText(14),
-                    hasDetail: try row.bool(15), createdAt: try row.date(16)),
-                push: push, badge: try row.int(18))
-            return DueDelivery(delivery: delivery, expires: try row.optionalInt64(7), deviceLive: try row.bool(19))
+                    id: row.text("notification_id"), type: row.text("type"), category: row.optionalText("category"),
+                    title: row.text("title"), body: row.text("body"), data: row.stringMap("data"),
+                    deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
+                    createdAt: row.date("created_at")),
+                push: push, badge: row.int("badge"))
+            return try DueDelivery(
+                delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
         }
     }
 
@@ -168,7 +173,7 @@ enum DeliveryStatements {
             writer.raw("]")
         }
         let recorded = try db.query(recordSentQuery(outcomes, now: now, DB.self)) { row throws(StoreError) in
-            row.text(0)
+            try row.text("id")
         }
         let recordedIDs = Set(recorded)
         for send in sends { held[send.index] = recordedIDs.contains(send.completion.id) }
@@ -184,7 +189,7 @@ enum DeliveryStatements {
         FROM \(DB.jsonElements(outcomes))
         WHERE deliveries.id = element.value ->> 0 AND deliveries.claim_token = element.value ->> 1
           AND deliveries.status = \(DeliveryStatus.sending.rawValue)
-        RETURNING deliveries.id
+        RETURNING deliveries.id AS id
         """
     }
 
@@ -230,14 +235,14 @@ enum DeliveryStatements {
         let claimedAt =
             try prunes
             ? db.queryOne("SELECT updated_at FROM deliveries WHERE \(claimed)") { row throws(StoreError) in
-                try row.int64(0)
+                try row.int64("updated_at")
             } : nil
         let token = try db.queryOne(
             """
             UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
             WHERE \(claimed) RETURNING device_token
             """
-        ) { row throws(StoreError) in row.optionalText(0) }
+        ) { row throws(StoreError) in try row.optionalText("device_token") }
         guard let token else { return false }
         if prunes, let token, let claimedAt {
             try db.execute(
@@ -259,7 +264,7 @@ enum DeliveryStatements {
             WHERE receipt_due_at IS NOT NULL AND receipt_due_at <= \(now)
             ORDER BY receipt_due_at LIMIT \(max(0, limit)) \(DB.claimLock)
             """
-        ) { row throws(StoreError) in row.text(0) }
+        ) { row throws(StoreError) in try row.text("id") }
         guard !due.isEmpty else { return [] }
         let claimed = try db.query(
             """
@@ -268,9 +273,9 @@ enum DeliveryStatements {
             RETURNING id, provider_ticket_id, updated_at, attempts
             """
         ) { row throws(StoreError) in
-            ClaimedReceipt(
-                deliveryID: row.text(0), ticketID: row.text(1), claimToken: claimToken, sentAt: try row.date(2),
-                attempts: try row.int(3))
+            try ClaimedReceipt(
+                deliveryID: row.text("id"), ticketID: row.text("provider_ticket_id"), claimToken: claimToken,
+                sentAt: row.date("updated_at"), attempts: row.int("attempts"))
         }
         let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
         return claimed.sorted { order[$0.deliveryID, default: 0] < order[$1.deliveryID, default: 0] }
@@ -310,7 +315,8 @@ enum DeliveryStatements {
                 UPDATE deliveries SET \(update), receipt_claim_token = NULL
                 WHERE \(claimed) RETURNING device_token
                 """
-            ) { row throws(StoreError) in row.optionalText(0) }
+            ) { row throws(StoreError) in try row.optionalText("device_token") }
+
             guard let token else { continue }
             changed += 1
             // A device registered again since the send (the app started, or the token moved

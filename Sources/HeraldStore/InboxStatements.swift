@@ -9,7 +9,7 @@ enum InboxStatements {
     /// What the list answer is written from; all in `notifications_inbox`, so a page reads no table rows.
     static let renderedColumns: SQL = "seq, list_json, read_at, seen_at"
 
-    /// The columns of an inbox item, in the order ``inboxItem(_:)`` reads them.
+    /// The columns of an inbox item, read by ``inboxItem(_:)``.
     static let itemColumns: SQL = """
         seq, id, type, category, title, body, data, deep_link, has_detail, created_at, read_at, seen_at
         """
@@ -19,13 +19,12 @@ enum InboxStatements {
     static let visible: SQL = "deleted_at IS NULL AND hidden = 0"
 
     private static func inboxItem(_ row: some StoreRow) throws(StoreError) -> (seq: Int64, item: InboxNotification) {
-        let item = InboxNotification(
-            id: row.text(1), type: row.text(2), category: row.optionalText(3),
-            title: row.text(4), body: row.text(5),
-            data: try row.stringMap(6),
-            deepLink: row.optionalText(7), hasDetail: try row.bool(8),
-            createdAt: try row.date(9), readAt: try row.optionalDate(10), seenAt: try row.optionalDate(11))
-        return (try row.int64(0), item)
+        let item = try InboxNotification(
+            id: row.text("id"), type: row.text("type"), category: row.optionalText("category"),
+            title: row.text("title"), body: row.text("body"), data: row.stringMap("data"),
+            deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
+            createdAt: row.date("created_at"), readAt: row.optionalDate("read_at"), seenAt: row.optionalDate("seen_at"))
+        return (try row.int64("seq"), item)
     }
 
     // MARK: Publishing
@@ -42,7 +41,9 @@ enum InboxStatements {
                 SELECT request_hash, response, created_at FROM idempotency_keys
                 WHERE api_key_id = \(claim.apiKeyID) AND idem_key = \(claim.key)
                 """
-            ) { row throws(StoreError) in (hash: row.text(0), response: row.text(1), createdAt: try row.date(2)) }
+            ) { row throws(StoreError) in
+                try (hash: row.text("request_hash"), response: row.text("response"), createdAt: row.date("created_at"))
+            }
             if let stored, stored.createdAt >= claim.notBefore {
                 guard stored.hash == claim.requestHash else { return .conflict }
                 return .replayed(try StoreJSON.decode([PublishedNotification].self, from: stored.response))
@@ -102,7 +103,7 @@ enum InboxStatements {
                         unseen = user_counters.unseen + excluded.unseen
                     RETURNING unread, unseen
                     """
-                ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
+                ) { row throws(StoreError) in try Counts(row) }
             } else {
                 counts[userID] = try Self.counts(db, userID: userID)
             }
@@ -175,7 +176,7 @@ enum InboxStatements {
                 VALUES (\(event.userID), \(event.kind), \(event.payload), \(event.at))
                 RETURNING seq
                 """
-            ) { row throws(StoreError) in try row.int64(0) }
+            ) { row throws(StoreError) in try row.int64("seq") }
             guard let seq else {
                 throw StoreError(code: .invalidStoredValue, message: "stream event insert returned no seq")
             }
@@ -188,9 +189,16 @@ enum InboxStatements {
 
     // MARK: Inbox
 
-    /// One inbox page, newest first; `index` names the index to use where the database takes a hint.
-    static func pageQuery(userID: String, category: String?, beforeSeq: Int64?, limit: Int, index: SQL) -> SQL {
+    /// One inbox page, newest first: served by `notifications_inbox` (covering: no table reads)
+    /// or, with a category, `notifications_inbox_category`, reading only the rows returned.
+    /// Where the database takes a hint, it is pinned: without statistics SQLite's planner would
+    /// also pick the covering index for a category page, which scans the user's rows of every
+    /// category.
+    static func pageQuery<DB: StoreConnection>(
+        userID: String, category: String?, beforeSeq: Int64?, limit: Int, _: DB.Type
+    ) -> SQL {
         let categoryFilter: SQL = category.map { "AND category = \($0)" } ?? ""
+        let index = DB.indexHint(category == nil ? "notifications_inbox" : "notifications_inbox_category")
         return """
             SELECT \(renderedColumns) FROM notifications \(index)
             WHERE user_id = \(userID) \(categoryFilter) AND \(visible) AND seq < \(beforeSeq ?? Int64.max)
@@ -198,16 +206,17 @@ enum InboxStatements {
             """
     }
 
-    /// Runs `query` (a ``pageQuery(userID:category:beforeSeq:limit:index:)`` asking for one row
+    /// Runs `query` (a ``pageQuery(userID:category:beforeSeq:limit:_:)`` asking for one row
     /// more than `limit`) and answers the page with the user's counts.
     static func page(_ query: SQL, userID: String, limit: Int, _ db: some StoreConnection) throws
         -> RenderedInboxPage
     {
         var rows = try db.query(query) { row throws(StoreError) in
-            (
-                seq: try row.int64(0),
+            try (
+                seq: row.int64("seq"),
                 item: RenderedInboxItem(
-                    json: row.text(1), readAt: try row.optionalDate(2), seenAt: try row.optionalDate(3))
+                    json: row.text("list_json"), readAt: row.optionalDate("read_at"),
+                    seenAt: row.optionalDate("seen_at"))
             )
         }
         let hasMore = rows.count > limit
@@ -225,7 +234,7 @@ enum InboxStatements {
             """
         ) { row throws(StoreError) in
             var item = try inboxItem(row).item
-            item.detail = try row.optionalJSON(NotificationDetail.self, 12)
+            item.detail = try row.optionalJSON(NotificationDetail.self, "detail")
             return item
         }
     }
@@ -238,10 +247,10 @@ enum InboxStatements {
             """
         ) { row throws(StoreError) in
             var item = try inboxItem(row).item
-            item.detail = try row.optionalJSON(NotificationDetail.self, 12)
-            return StoredNotification(
-                userID: row.text(13), notification: item, push: try row.optionalJSON(PushOptions.self, 14),
-                hidden: try row.bool(15), deleted: !row.isNull(16))
+            item.detail = try row.optionalJSON(NotificationDetail.self, "detail")
+            return try StoredNotification(
+                userID: row.text("user_id"), notification: item, push: row.optionalJSON(PushOptions.self, "push"),
+                hidden: row.bool("hidden"), deleted: !row.isNull("deleted_at"))
         }
     }
 
@@ -256,7 +265,7 @@ enum InboxStatements {
             """
         ) { row throws(StoreError) in
             let (seq, item) = try inboxItem(row)
-            return (seq, item, !row.isNull(12))
+            return (seq, item, try !row.isNull("deleted_at"))
         }
     }
 
@@ -276,23 +285,23 @@ enum InboxStatements {
         return ChangeOutcome(notification: item, event: event, counts: counts)
     }
 
-    /// Marks every visible row seen with `update` (a ``markAllSeenUpdate(userID:at:index:)``)
-    /// and zeroes the unseen counter. The counter row is locked first, so a publish committing
-    /// meanwhile adds its unseen rows to the counter after the zero, never before.
-    static func markAllSeen<DB: StoreConnection>(userID: String, update: SQL, _ db: DB) throws -> Counts {
+    /// Marks every visible row seen (``markAllSeenUpdate(userID:at:_:)``) and zeroes the unseen
+    /// counter. The counter row is locked first, so a publish committing meanwhile adds its
+    /// unseen rows to the counter after the zero, never before.
+    static func markAllSeen<DB: StoreConnection>(userID: String, at: Date, _ db: DB) throws -> Counts {
         _ = try db.queryOne("SELECT 1 FROM user_counters WHERE user_id = \(userID) \(DB.rowLock)") { _ in true }
-        try db.execute(update)
+        try db.execute(markAllSeenUpdate(userID: userID, at: at, DB.self))
         try db.announce(.counts(userIDs: [userID]))
         return try db.queryOne(
             "UPDATE user_counters SET unseen = 0 WHERE user_id = \(userID) RETURNING unread, unseen"
-        ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
-            ?? Counts(unread: 0, unseen: 0)
+        ) { row throws(StoreError) in try Counts(row) } ?? Counts(unread: 0, unseen: 0)
     }
 
-    /// Sets `seen_at` on the user's unseen rows; `index` as in ``pageQuery(userID:category:beforeSeq:limit:index:)``.
-    static func markAllSeenUpdate(userID: String, at: Date, index: SQL) -> SQL {
+    /// Sets `seen_at` on the user's unseen rows, touching only those, through
+    /// `notifications_unseen` (pinned where the database takes a hint, as in ``pageQuery(userID:category:beforeSeq:limit:_:)``).
+    static func markAllSeenUpdate<DB: StoreConnection>(userID: String, at: Date, _: DB.Type) -> SQL {
         """
-        UPDATE notifications \(index) SET seen_at = \(at)
+        UPDATE notifications \(DB.indexHint("notifications_unseen")) SET seen_at = \(at)
         WHERE user_id = \(userID) AND seen_at IS NULL AND \(visible)
         """
     }
@@ -326,7 +335,7 @@ enum InboxStatements {
 
     static func counts(_ db: some StoreConnection, userID: String) throws -> Counts {
         try db.queryOne("SELECT unread, unseen FROM user_counters WHERE user_id = \(userID)") {
-            row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1))
+            row throws(StoreError) in try Counts(row)
         } ?? Counts(unread: 0, unseen: 0)
     }
 
@@ -338,8 +347,7 @@ enum InboxStatements {
             UPDATE user_counters SET unread = unread + \(unread), unseen = unseen + \(unseen)
             WHERE user_id = \(userID) RETURNING unread, unseen
             """
-        ) { row throws(StoreError) in Counts(unread: try row.int(0), unseen: try row.int(1)) }
-            ?? Counts(unread: 0, unseen: 0)
+        ) { row throws(StoreError) in try Counts(row) } ?? Counts(unread: 0, unseen: 0)
     }
 
     // MARK: Live-update log
@@ -357,13 +365,15 @@ enum InboxStatements {
     {
         try db.query(streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: max(0, limit))) {
             row throws(StoreError) in
-            StreamEventRecord(seq: try row.int64(0), userID: row.text(1), kind: row.text(2), payload: row.text(3))
+            try StreamEventRecord(
+                seq: row.int64("seq"), userID: row.text("user_id"), kind: row.text("kind"), payload: row.text("payload")
+            )
         }
     }
 
     static func latestStreamSeq(userID: String, _ db: some StoreConnection) throws -> Int64 {
-        let latest = try db.queryOne("SELECT MAX(seq) FROM stream_events WHERE user_id = \(userID)") {
-            row throws(StoreError) in try row.optionalInt64(0)
+        let latest = try db.queryOne("SELECT MAX(seq) AS latest FROM stream_events WHERE user_id = \(userID)") {
+            row throws(StoreError) in try row.optionalInt64("latest")
         }
         return (latest ?? nil) ?? 0
     }
@@ -387,5 +397,12 @@ enum InboxStatements {
         DELETE FROM idempotency_keys WHERE \(DB.rowIdentity) IN (
             SELECT \(DB.rowIdentity) FROM idempotency_keys WHERE created_at < \(olderThan) LIMIT \(pruneBatch))
         """
+    }
+}
+
+extension Counts {
+    /// A row's `unread` and `unseen` columns (a counter row, or what changing one returns).
+    init(_ row: some StoreRow) throws(StoreError) {
+        self.init(unread: try row.int("unread"), unseen: try row.int("unseen"))
     }
 }

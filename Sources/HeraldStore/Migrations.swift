@@ -1,6 +1,8 @@
+import Foundation
+
 /// The SQL that differs between databases, kept in one place so the migrations and the
 /// statements can be shared by the SQLite store and a PostgreSQL store.
-struct SQLDialect: Sendable, Equatable {
+package struct SQLDialect: Sendable, Equatable {
     enum Name: Sendable { case sqlite, postgres }
     let name: Name
 
@@ -67,6 +69,46 @@ public struct Migration: Sendable, Equatable {
 }
 
 extension Migration {
+    /// Applies the pending migrations of `db`'s dialect, each in its own transaction, while no
+    /// other process migrates the same schema; answers the versions applied (`[]` when the
+    /// database was already current).
+    static func apply<DB: StoreConnection>(on db: DB) throws -> [Int] {
+        let migrations = all(DB.dialect)
+        for (earlier, later) in zip(migrations, migrations.dropFirst()) {
+            precondition(earlier.version < later.version, "migrations must be in ascending version order")
+        }
+        return try db.withMigrationLock {
+            try db.executeUncached(bookkeeping(DB.dialect))
+            var applied: [Int] = []
+            for migration in migrations {
+                let didApply = try db.transaction { () throws -> Bool in
+                    let recorded = try db.queryOne(
+                        "SELECT 1 AS recorded FROM schema_migrations WHERE version = \(migration.version)"
+                    ) { _ in true }
+                    guard recorded == nil else { return false }
+                    for statement in migration.sql {
+                        try db.executeUncached(statement)
+                    }
+                    try db.execute(
+                        """
+                        INSERT INTO schema_migrations (version, name, applied_at)
+                        VALUES (\(migration.version), \(migration.name), \(Date()))
+                        """)
+                    return true
+                }
+                if didApply { applied.append(migration.version) }
+            }
+            return applied
+        }
+    }
+
+    /// The versions recorded in `schema_migrations`, ascending.
+    static func recorded(on db: some StoreConnection) throws -> [Int] {
+        try db.query("SELECT version FROM schema_migrations ORDER BY version") { row throws(StoreError) in
+            try row.int("version")
+        }
+    }
+
     /// Creates the table that records applied migrations (run before any migration).
     static func bookkeeping(_ d: SQLDialect) -> String {
         """

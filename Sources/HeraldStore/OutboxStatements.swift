@@ -71,10 +71,11 @@ enum OutboxStatements {
         -> [String: [OutboxDevice]]
     {
         let rows = try db.query(activeDevicesQuery(users, DB.self)) { row throws(StoreError) in
-            (
-                user: row.text(0),
+            try (
+                user: row.text("user_id"),
                 device: OutboxDevice(
-                    token: row.text(1), provider: row.text(2), platform: row.text(3), environment: row.text(4))
+                    token: row.text("token"), provider: row.text("provider"), platform: row.text("platform"),
+                    environment: row.text("environment"))
             )
         }
         return Dictionary(grouping: rows, by: \.user).mapValues { $0.map(\.device) }
@@ -85,7 +86,7 @@ enum OutboxStatements {
         -> [String: Preferences]
     {
         let rows = try db.query(preferencesQuery(users, DB.self)) { row throws(StoreError) in
-            (user: row.text(0), preferences: try AccountStatements.preferences(row, from: 1))
+            try (user: row.text("user_id"), preferences: AccountStatements.preferences(row))
         }
         return Dictionary(rows.map { ($0.user, $0.preferences) }, uniquingKeysWith: { first, _ in first })
     }
@@ -101,7 +102,7 @@ enum OutboxStatements {
     /// Served by the primary key, one search per user.
     static func preferencesQuery<DB: StoreConnection>(_ users: String, _: DB.Type) -> SQL {
         """
-        SELECT user_id, global_enabled, os_permission_granted, categories, disabled_types, quiet_hours
+        SELECT user_id, \(AccountStatements.preferenceColumns)
         FROM preferences WHERE user_id IN (\(DB.jsonTextElements(users)))
         """
     }
@@ -117,16 +118,18 @@ enum OutboxStatements {
             ORDER BY created_at, provider, platform, device_token
             """
         ) { row throws(StoreError) in
-            DeliveryRecord(
-                id: row.text(0), notificationID: row.text(1), userID: row.text(2),
-                deviceToken: row.optionalText(3),
-                provider: try row.optionalEnumValue(PushProvider.self, 4),
-                platform: try row.optionalEnumValue(DevicePlatform.self, 5),
-                environment: try row.optionalEnumValue(PushEnvironment.self, 6),
-                status: try row.enumValue(DeliveryStatus.self, 7), reason: row.optionalText(8),
-                attempts: try row.int(9), nextAttemptAt: try row.optionalDate(10), expiresAt: try row.optionalDate(11),
-                providerMessageID: row.optionalText(12), createdAt: try row.date(13), updatedAt: try row.date(14),
-                providerTicketID: row.optionalText(15))
+            try DeliveryRecord(
+                id: row.text("id"), notificationID: row.text("notification_id"), userID: row.text("user_id"),
+                deviceToken: row.optionalText("device_token"),
+                provider: row.optionalEnumValue(PushProvider.self, "provider"),
+                platform: row.optionalEnumValue(DevicePlatform.self, "platform"),
+                environment: row.optionalEnumValue(PushEnvironment.self, "environment"),
+                status: row.enumValue(DeliveryStatus.self, "status"), reason: row.optionalText("reason"),
+                attempts: row.int("attempts"), nextAttemptAt: row.optionalDate("next_attempt_at"),
+                expiresAt: row.optionalDate("expires_at"), providerMessageID: row.optionalText("provider_message_id"),
+                createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
+                providerTicketID: row.optionalText("provider_ticket_id"))
+
         }
     }
 }

@@ -39,30 +39,30 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 /// Raw text must be spelled out as `\(unsafeSQL: "...")`; another `SQL` value interpolates as a
 /// fragment, keeping its bindings. The text around the parameters is kept in pieces so the same
 /// statement renders as `?` (SQLite) or `$1, $2, ...` (PostgreSQL).
-struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The literal text between parameters: `parts.count == values.count + 1`.
     private(set) var parts: [String]
     private(set) var values: [SQLValue]
 
-    init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         parts = [value]
         values = []
     }
 
-    init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         parts = stringInterpolation.parts
         values = stringInterpolation.values
     }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var parts: [String] = [""]
         fileprivate var values: [SQLValue] = []
 
-        init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             values.reserveCapacity(interpolationCount)
         }
 
-        mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             parts[parts.count - 1] += literal
         }
 
@@ -84,7 +84,7 @@ struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringC
         }
 
         /// Splices another statement fragment with its bindings.
-        mutating func appendInterpolation(_ fragment: SQL) {
+        package mutating func appendInterpolation(_ fragment: SQL) {
             parts[parts.count - 1] += fragment.parts[0]
             values.append(contentsOf: fragment.values)
             parts.append(contentsOf: fragment.parts.dropFirst())
@@ -102,7 +102,7 @@ struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringC
         return text
     }
 
-    var description: String { text(for: .sqlite) }
+    package var description: String { text(for: .sqlite) }
 }
 
 /// The store's one conversion between `Date` and stored time: INTEGER milliseconds since 1970.

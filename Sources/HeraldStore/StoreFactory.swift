@@ -1,19 +1,43 @@
+import Dispatch
 import Foundation
 import HeraldLog
 
 /// Opens the store a database URL names: `postgres://` or `postgresql://` is the shared
 /// PostgreSQL store, anything else SQLite.
 public enum StoreFactory {
-    /// Connects and migrates. A PostgreSQL connection and its migrations block the calling
-    /// thread; this runs once, at start-up, before anything else is served. `poolSize` bounds
-    /// the PostgreSQL store's connections; `logger` is where the store reports what goes wrong
+    /// Connects and migrates, on a dispatch thread: opening a file, a libpq connection and the
+    /// migrations block, and must not stall Swift's cooperative pool. `poolSize` bounds the
+    /// PostgreSQL store's connections; `logger` is where the store reports what goes wrong
     /// outside any request (the PostgreSQL listener's lost sessions and reconnects).
     public static func open(
         url: String, poolSize: Int = PostgresPoolSettings().size, logger: Logger = .disabled
-    ) throws -> any HeraldStore {
-        if PostgresStore.isPostgresURL(url) {
-            return try PostgresStore.open(url: url, pool: PostgresPoolSettings(size: poolSize), logger: logger)
+    ) async throws -> any HeraldStore {
+        try await offCooperativePool { () throws -> any HeraldStore in
+            if PostgresStore.isPostgresURL(url) {
+                return try PostgresStore.open(url: url, pool: PostgresPoolSettings(size: poolSize), logger: logger)
+            }
+            return try SQLiteStore.open(url: url)
         }
-        return try SQLiteStore.open(url: url)
+    }
+
+    /// `herald migrate`: opens the database (which applies what it lacks, one process at a time
+    /// on PostgreSQL) and answers the migration versions applied, `[]` when it was up to date.
+    public static func migrate(url: String, logger: Logger = .disabled) async throws -> [Int] {
+        try await offCooperativePool {
+            if PostgresStore.isPostgresURL(url) {
+                return try PostgresStore.open(url: url, pool: PostgresPoolSettings(size: 1), logger: logger).migrate()
+            }
+            return try SQLiteStore.open(url: url, readers: 0).migrate()
+        }
+    }
+}
+
+/// Runs blocking work (opening a database, connecting, migrating, a test waiting for a lock)
+/// on a dispatch thread and suspends until it is done, so it never stalls one of the few
+/// cooperative threads every task of the process shares. Calls on an open store need none of
+/// this: each connection already runs on its own serial queue (``ConnectionQueue``).
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

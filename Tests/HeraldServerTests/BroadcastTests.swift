@@ -156,7 +156,7 @@ struct BroadcastTests {
         await first.app.stop()
         // Its stored notification becomes unreadable, so every chunk fails.
         let store = try SQLiteStore(path: first.directory.appendingPathComponent("herald.db").path)
-        try store.write { db in try db.execute("UPDATE broadcasts SET template = 'not json' WHERE id = \(id)") }
+        try await store.write { db in try db.execute("UPDATE broadcasts SET template = 'not json' WHERE id = \(id)") }
 
         try await withServer(
             configure: {

@@ -173,10 +173,10 @@ private struct ServerPair: Sendable {
     func terminateListeners() throws -> Int {
         try PostgresConnection(url: url).queryOne(
             """
-            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            SELECT count(pg_terminate_backend(pid)) AS terminated FROM pg_stat_activity
             WHERE application_name = \(PostgresListener.applicationName) || ' ' || current_schema()
             """
-        ) { row throws(StoreError) in try row.int(0) } ?? 0
+        ) { row throws(StoreError) in try row.int("terminated") } ?? 0
     }
 }
 

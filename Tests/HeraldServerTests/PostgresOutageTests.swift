@@ -23,7 +23,7 @@ struct PostgresOutageTests {
         do {
             let settings = PostgresPoolSettings(size: 2)
             let url = cluster.durableURL
-            let store = try await blocking { try PostgresStore.open(url: url, pool: settings) }
+            let store = try await offCooperativePool { try PostgresStore.open(url: url, pool: settings) }
             let note = { (id: String) in
                 NewNotification(
                     id: id, userID: "u1", type: "order.shipped", category: "orders", hidden: false, title: "T",
@@ -240,12 +240,5 @@ private struct TestCluster {
                 "pg-test-cluster.sh \(command) ended \(result.exit): \(result.stderr)")
         }
         return result.stdout
-    }
-}
-
-/// Runs blocking libpq work (connecting, migrating) on a dispatch thread, off the cooperative pool.
-private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

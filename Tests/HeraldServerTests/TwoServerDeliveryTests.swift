@@ -54,11 +54,13 @@ struct TwoServerDeliveryTests {
         for server in servers { #expect(await server.stop() == .exited(0)) }
 
         let statuses = try admin.query(
-            "SELECT status, COUNT(*) FROM \(unsafeSQL: schema).deliveries GROUP BY status"
-        ) { row throws(StoreError) in "\(row.text(0))=\(try row.int(1))" }
+            "SELECT status, COUNT(*) AS total FROM \(unsafeSQL: schema).deliveries GROUP BY status"
+        ) { row throws(StoreError) in "\(try row.text("status"))=\(try row.int("total"))" }
         #expect(statuses == ["sent=\(Self.deliveries)"])
         let ids = Set(
-            try admin.query("SELECT id FROM \(unsafeSQL: schema).deliveries") { row throws(StoreError) in row.text(0) })
+            try admin.query("SELECT id FROM \(unsafeSQL: schema).deliveries") { row throws(StoreError) in
+                try row.text("id")
+            })
         let acceptedList = try #require(
             try JSONSerialization.jsonObject(with: Data(try await processes.admin("/admin/apns/accepted").utf8))
                 as? [String: Any])

@@ -29,7 +29,7 @@ struct BroadcastTests {
                 let claim = try store.queryPlan(
                     BroadcastStatements.claimableBroadcastQuery(now: t0, SQLiteConnection.self))
                 #expect(claim.contains { $0.contains("broadcasts_unfinished") }, "\(claim)")
-                try store.write { db in try db.execute("ANALYZE") }
+                try await store.write { db in try db.execute("ANALYZE") }
             }
         }
     }

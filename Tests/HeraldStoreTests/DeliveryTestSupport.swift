@@ -7,6 +7,24 @@ import HeraldServerModel
 /// Push options that ask for a push.
 let pushed = PushOptions(send: true)
 
+/// One claimer per store in `claimers` (the same store several times, or one store per
+/// process), all claiming 7 due rows at a time until none is left: the ids each claimed, together.
+func claimAll(by claimers: [some HeraldStore]) async throws -> [String] {
+    try await withThrowingTaskGroup(of: [String].self) { group in
+        for store in claimers {
+            group.addTask {
+                var mine: [String] = []
+                while true {
+                    let batch = try await store.claimDueDeliveries(limit: 7, now: at(1), lease: 30)
+                    if batch.isEmpty { return mine }
+                    mine += batch.map(\.id)
+                }
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+}
+
 extension HeraldStore {
     /// Registers an active APNs device `token` (or FCM when `android`) for `user`.
     func addDevice(_ token: String, user: String = "u1", android: Bool = false, at time: Date = at(-60)) async throws {

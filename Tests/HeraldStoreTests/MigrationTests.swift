@@ -27,8 +27,10 @@ struct MigrationTests {
         #expect(try reopened.migrate() == [])
         #expect(try reopened.schemaVersions() == allVersions)
         #expect(try await reopened.notification(userID: "u1", id: "kept") != nil)
-        let names = try reopened.read { db in
-            try db.query("SELECT name FROM schema_migrations ORDER BY version") { row in row.text(0) }
+        let names = try await reopened.read { db in
+            try db.query("SELECT name FROM schema_migrations ORDER BY version") { row throws(StoreError) in
+                try row.text("name")
+            }
         }
         #expect(names == SQLiteStore.migrations.map(\.name))
     }
@@ -46,11 +48,17 @@ struct MigrationTests {
     @Test("the file database runs in WAL mode with foreign keys on")
     func pragmas() async throws {
         try await withStore { (store) async throws in
-            let mode = try store.write { db in try db.queryOne("PRAGMA journal_mode") { row in row.text(0) } }
+            let mode = try await store.write { db in
+                try db.queryOne("PRAGMA journal_mode") { row throws(StoreError) in try row.text("journal_mode") }
+            }
             #expect(mode == "wal")
-            let foreignKeys = try store.read { db in try db.queryOne("PRAGMA foreign_keys") { row in row.int(0) } }
+            let foreignKeys = try await store.read { db in
+                try db.queryOne("PRAGMA foreign_keys") { row throws(StoreError) in try row.int("foreign_keys") }
+            }
             #expect(foreignKeys == 1)
-            let synchronous = try store.read { db in try db.queryOne("PRAGMA synchronous") { row in row.int(0) } }
+            let synchronous = try await store.read { db in
+                try db.queryOne("PRAGMA synchronous") { row throws(StoreError) in try row.int("synchronous") }
+            }
             #expect(synchronous == 1)  // NORMAL
         }
     }
@@ -58,8 +66,9 @@ struct MigrationTests {
     @Test("reader connections refuse writes")
     func readersAreReadOnly() async throws {
         try await withStore { (store) async throws in
-            #expect(throws: StoreError.self) {
-                try store.read { db in try db.execute("INSERT INTO settings (key, value) VALUES (\("k"), \("v"))") }
+            await #expect(throws: StoreError.self) {
+                try await store.read { db in try db.execute("INSERT INTO settings (key, value) VALUES (\("k"), \("v"))")
+                }
             }
         }
     }

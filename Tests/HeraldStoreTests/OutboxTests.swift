@@ -7,85 +7,23 @@ import Testing
 
 @Suite("Delivery outbox at publish")
 struct OutboxTests {
-    @Test("a push goes out as one queued row per active device, due at once, with the TTL expiry")
-    func queuedPerDevice() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("phone")
-            try await store.addDevice("tablet", android: true)
-            try await store.addDevice("old")
-            try store.write { db in try db.execute("UPDATE devices SET active = 0 WHERE token = 'old'") }
-            try await store.addDevice("other", user: "u2")
-            try await store.publishPushed(["n1"], push: PushOptions(send: true, ttlSeconds: 600))
-
-            let rows = try await store.deliveries(notificationID: "n1")
-            #expect(
-                try await store.deliverySummary("n1") == [
-                    Summary(token: "phone", status: .queued), Summary(token: "tablet", status: .queued),
-                ], "inactive devices and other users' devices get no row")
-            #expect(rows.allSatisfy { $0.attempts == 0 && $0.nextAttemptAt == t0 && $0.expiresAt == at(600) })
-            #expect(rows.allSatisfy { $0.userID == "u1" && $0.createdAt == t0 && $0.updatedAt == t0 })
-            #expect(Set(rows.map(\.id)).count == 2)
-            let tablet = try #require(rows.first { $0.deviceToken == "tablet" })
-            #expect(tablet.provider == .fcm && tablet.platform == .android && tablet.environment == .production)
-        }
-    }
-
-    @Test(
-        "each push-policy rule skips every device with its reason",
-        arguments: [
-            ("global_off", "order.shipped", "orders"), ("os_denied", "order.shipped", "orders"),
-            ("category_off", "promo.flash", "promotions"), ("type_disabled", "order.shipped", "orders"),
-        ])
-    func skipReasons(reason: String, type: String, category: String) async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("phone")
-            try await store.addDevice("tablet")
-            try await store.setPreferences { preferences in
-                switch reason {
-                case "global_off": preferences.globalEnabled = false
-                case "os_denied": preferences.osPermissionGranted = false
-                case "category_off": preferences.categories["promotions"] = false
-                default: preferences.disabledTypes = ["order"]
-                }
-            }
-            try await store.publishPushed(["n1"], type: type, category: category)
-            let rows = try await store.deliveries(notificationID: "n1")
-            #expect(
-                try await store.deliverySummary("n1") == [
-                    Summary(token: "phone", status: .skipped, reason: reason),
-                    Summary(token: "tablet", status: .skipped, reason: reason),
-                ])
-            #expect(rows.allSatisfy { $0.nextAttemptAt == nil })
-        }
-    }
-
-    @Test("a recipient without an active device gets one skipped no_device row")
-    func noDevice() async throws {
-        try await withStore { (store) async throws in
-            try await store.addDevice("old")
-            try store.write { db in try db.execute("UPDATE devices SET active = 0") }
-            try await store.setPreferences { $0.globalEnabled = false }
-            try await store.publishPushed(["n1"])
-            let rows = try await store.deliveries(notificationID: "n1")
-            #expect(
-                try await store.deliverySummary("n1") == [Summary(token: nil, status: .skipped, reason: "no_device")])
-            #expect(rows.first?.provider == nil && rows.first?.platform == nil && rows.first?.environment == nil)
-        }
-    }
-
     @Test("the delivery rows share the publish transaction: a publish failing after them writes nothing")
     func sameTransaction() async throws {
         try await withStore { (store) async throws in
             try await store.addDevice("phone")
             // The counters are written after the delivery rows; make that write fail.
-            try store.write { db in
+            try await store.write { db in
                 try db.executeUncached(
                     "CREATE TRIGGER refuse BEFORE INSERT ON user_counters BEGIN SELECT RAISE(ABORT, 'refused'); END")
             }
             await #expect(throws: StoreError.self) { try await store.publishPushed(["n1"]) }
             #expect(try await store.deliveries(notificationID: "n1").isEmpty)
             #expect(try await store.publishedNotification(id: "n1") == nil)
-            let total = try store.read { db in try db.queryOne("SELECT COUNT(*) FROM deliveries") { $0.int(0) } }
+            let total = try await store.read { db in
+                try db.queryOne("SELECT COUNT(*) AS total FROM deliveries") { row throws(StoreError) in
+                    try row.int("total")
+                }
+            }
             #expect(total == 0)
         }
     }
@@ -124,7 +62,11 @@ struct OutboxTests {
                     Summary(token: "tok-0", status: .skipped, reason: "global_off")
                 ])
             #expect(try await store.deliverySummary("push-4-1") == [Summary(token: "tok-1", status: .queued)])
-            let total = try store.read { db in try db.queryOne("SELECT COUNT(*) FROM deliveries") { $0.int(0) } }
+            let total = try await store.read { db in
+                try db.queryOne("SELECT COUNT(*) AS total FROM deliveries") { row throws(StoreError) in
+                    try row.int("total")
+                }
+            }
             #expect(total == 5_000)
         }
     }

@@ -28,7 +28,7 @@ struct QueryPlanTests {
             }
             try await body(store)
             // Plans must hold with statistics too, as after `ANALYZE` on a large database.
-            try store.write { db in try db.execute("ANALYZE") }
+            try await store.write { db in try db.execute("ANALYZE") }
             try await body(store)
         }
     }
@@ -50,9 +50,8 @@ struct QueryPlanTests {
         try await populatedStore { (store) async throws in
             for beforeSeq in [nil, Int64(1_000)] {
                 let plan = try store.queryPlan(
-                    SQLiteStore.pageQuery(
-                        userID: "u7", category: nil, beforeSeq: beforeSeq,
-                        limit: 21))
+                    InboxStatements.pageQuery(
+                        userID: "u7", category: nil, beforeSeq: beforeSeq, limit: 21, SQLiteConnection.self))
                 expectSearch(plan, using: "notifications_inbox", covering: true)
             }
         }
@@ -63,7 +62,8 @@ struct QueryPlanTests {
         try await populatedStore { (store) async throws in
             for beforeSeq in [nil, Int64(1_000)] {
                 let plan = try store.queryPlan(
-                    SQLiteStore.pageQuery(userID: "u7", category: "orders", beforeSeq: beforeSeq, limit: 21))
+                    InboxStatements.pageQuery(
+                        userID: "u7", category: "orders", beforeSeq: beforeSeq, limit: 21, SQLiteConnection.self))
                 expectSearch(plan, using: "notifications_inbox_category")
             }
         }
@@ -111,7 +111,7 @@ struct QueryPlanTests {
                         $0.hasPrefix("SEARCH preferences USING INDEX sqlite_autoindex_preferences_1")
                     },
                     "\(preferences)")
-                try store.write { db in try db.execute("ANALYZE") }
+                try await store.write { db in try db.execute("ANALYZE") }
             }
         }
     }
@@ -123,7 +123,8 @@ struct QueryPlanTests {
                 try store.queryPlan(InboxStatements.streamEventsQuery(userID: "u7", afterSeq: 10, limit: 100)),
                 using: "stream_events_user")
             expectSearch(
-                try store.queryPlan(SQLiteStore.markAllSeenUpdate(userID: "u7", at: t0)), using: "notifications_unseen")
+                try store.queryPlan(InboxStatements.markAllSeenUpdate(userID: "u7", at: t0, SQLiteConnection.self)),
+                using: "notifications_unseen")
         }
     }
 }

@@ -35,12 +35,20 @@ struct SQLTests {
     func textRoundTrip() async throws {
         try await withStore { (store) async throws in
             for value in ["", "a\u{0}b", "Zoë 🚚 ✓", String(repeating: "x", count: 100_000)] {
-                let back = try store.read { db in try db.queryOne("SELECT \(value)") { row in row.text(0) } }
+                let back = try await store.read { db in
+                    try db.queryOne("SELECT \(value) AS back") { row throws(StoreError) in try row.text("back") }
+                }
                 #expect(back == value)
-                let isNull = try store.read { db in try db.queryOne("SELECT \(value) IS NULL") { row in row.bool(0) } }
+                let isNull = try await store.read { db in
+                    try db.queryOne("SELECT \(value) IS NULL AS absent") { row throws(StoreError) in
+                        try row.bool("absent")
+                    }
+                }
                 #expect(isNull == false)
             }
-            let big = try store.read { db in try db.queryOne("SELECT \(Int64.max)") { row in row.int64(0) } }
+            let big = try await store.read { db in
+                try db.queryOne("SELECT \(Int64.max) AS big") { row throws(StoreError) in try row.int64("big") }
+            }
             #expect(big == Int64.max)
         }
     }
@@ -55,8 +63,8 @@ struct StatementPreparationTests {
             try connection.executeUncached("CREATE TABLE a (x); CREATE TABLE b (y)")
         }
         try connection.executeUncached("CREATE TABLE c (z);  \n")
-        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { row in
-            row.text(0)
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+            row throws(StoreError) in try row.text("name")
         }
         #expect(tables == ["c"])
     }

@@ -11,13 +11,13 @@ struct StoredValueTests {
         try await withStore { (store) async throws in
             _ = try await store.upsertDevice(
                 userID: "u1", DeviceRegistration(token: "t", provider: .apns, platform: .ios), at: t0)
-            try store.write { db in try db.execute("UPDATE devices SET provider = \("pigeon")") }
+            try await store.write { db in try db.execute("UPDATE devices SET provider = \("pigeon")") }
             let error = try await #require(throws: StoreError.self) { try await store.devices(userID: "u1") }
             #expect(error.code == .invalidStoredValue)
             #expect(error.sql?.contains("FROM devices") == true)
 
             try await publish(store, ids: ["n1"])
-            try store.write { db in try db.execute("UPDATE notifications SET data = \("not json")") }
+            try await store.write { db in try db.execute("UPDATE notifications SET data = \("not json")") }
             let jsonError = try await #require(throws: StoreError.self) {
                 try await store.notification(userID: "u1", id: "n1")
             }

@@ -8,7 +8,7 @@ extension PostgresConnection {
     static let liveChangeChannel = "herald_events"
 
     /// `pg_notify` is transactional: the listeners hear it at commit, in commit order.
-    func announce(_ change: LiveChange) throws(StoreError) {
+    package func announce(_ change: LiveChange) throws(StoreError) {
         pendingChanges.announce(change, to: feed)
         for message in LiveChangeMessage.encode(change) {
             try execute(

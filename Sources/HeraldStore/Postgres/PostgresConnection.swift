@@ -4,16 +4,16 @@ import Foundation
 /// Owns one `PGconn*`; `PQfinish` in `deinit`.
 ///
 /// Not thread-safe: a connection is only ever used from its own serial queue (see
-/// ``PostgresConnectionQueue``). Every statement is prepared once per session
+/// ``ConnectionQueue``). Every statement is prepared once per session
 /// (`PQprepare`) and then run with text parameters (`PQexecPrepared`), so values are never
 /// spliced into SQL text and PostgreSQL plans each statement once. A connection that was lost
 /// stays lost: it is never reset under a running transaction, its queue replaces it between
 /// calls.
-final class PostgresConnection {
+package final class PostgresConnection {
     private let handle: OpaquePointer
-    static let dialect = SQLDialect.postgres
+    package static let dialect = SQLDialect.postgres
     /// Statements sent so far, so a caller can tell whether a failure came on the first one.
-    private(set) var statementsSent = 0
+    package private(set) var statementsSent = 0
     /// Set when a failed transaction could not be rolled back: the session must not be reused.
     private var abandoned = false
     /// The names of the statements prepared on this session, by SQL text.
@@ -55,7 +55,7 @@ final class PostgresConnection {
     /// Whether the next call may use this session: it is open as far as can be told without a
     /// round trip (a server that shut down or ended the session has closed the socket, which
     /// reading what arrived meanwhile notices), outside any transaction, and not abandoned.
-    var isReusable: Bool {
+    package var isReusable: Bool {
         guard !abandoned, PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else {
             return false
         }
@@ -89,7 +89,7 @@ final class PostgresConnection {
     // MARK: Statements
 
     /// Runs a statement, ignoring any rows.
-    func execute(_ sql: SQL) throws(StoreError) {
+    package func execute(_ sql: SQL) throws(StoreError) {
         _ = try run(sql)
     }
 
@@ -134,12 +134,12 @@ final class PostgresConnection {
 
     /// Runs a statement given as plain text (DDL, transaction control), without parameters and
     /// without preparing it.
-    func executeUncached(_ text: String) throws(StoreError) {
+    package func executeUncached(_ text: String) throws(StoreError) {
         _ = try run(SQL(stringLiteral: text), prepares: false)
     }
 
     /// Runs a statement and maps every row.
-    func query<T>(_ sql: SQL, _ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    package func query<T>(_ sql: SQL, _ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
         let result = try run(sql)
         var rows: [T] = []
         rows.reserveCapacity(result.rowCount)
@@ -150,7 +150,7 @@ final class PostgresConnection {
     }
 
     /// Runs a statement and maps its first row, if any.
-    func queryOne<T>(_ sql: SQL, _ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+    package func queryOne<T>(_ sql: SQL, _ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> T? {
         let result = try run(sql)
         return result.rowCount == 0 ? nil : try map(result.row(0))
     }
@@ -176,8 +176,13 @@ final class PostgresConnection {
     // MARK: Transactions
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try executeUncached("BEGIN")
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(begin: "BEGIN", body)
+    }
+
+    /// Runs `body` in a transaction that `begin` starts (with its isolation level and mode).
+    func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try executeUncached(begin)
         pendingChanges.begin()
         let result: T
         do {

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// A bounded set of PostgreSQL connections, each on its own serial queue
-/// (``PostgresConnectionQueue``), lent out one call at a time.
+/// (``ConnectionQueue``), lent out one call at a time.
 ///
 /// Connections are opened as calls need them, up to ``PostgresPoolSettings/size``. A call
 /// made while every one is busy waits, first come first served, for one to come back; past
@@ -11,11 +11,11 @@ import Synchronization
 final class PostgresConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<PostgresConnectionQueue, any Error>
+        let continuation: CheckedContinuation<ConnectionQueue<PostgresConnection>, any Error>
     }
 
     private struct State {
-        var idle: [PostgresConnectionQueue] = []
+        var idle: [ConnectionQueue<PostgresConnection>] = []
         var opened = 0
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
@@ -44,7 +44,7 @@ final class PostgresConnectionPool: Sendable {
 
     /// Runs `body` on a connection of the pool, waiting for one to be free when all are busy.
     func run<T: Sendable>(
-        _ work: PostgresWork, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        _ work: ConnectionWork, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let queue = try await checkout()
         defer { checkin(queue) }
@@ -56,14 +56,16 @@ final class PostgresConnectionPool: Sendable {
     /// one of its own, closed afterwards.
     func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let lent = state.withLock { state in takeOrOpen(&state) }
-        guard let lent else { return try PostgresConnectionQueue(connect: connect).runBlocking(body) }
+        guard let lent else {
+            return try ConnectionQueue(label: "herald.postgres.connection", connect: connect).runBlocking(body)
+        }
         defer { checkin(lent) }
         return try lent.runBlocking(body)
     }
 
     // MARK: Lending
 
-    private func checkout() async throws -> PostgresConnectionQueue {
+    private func checkout() async throws -> ConnectionQueue<PostgresConnection> {
         if let queue = state.withLock({ state in takeOrOpen(&state) }) { return queue }
         let id = state.withLock { state in
             state.nextWaiterID += 1
@@ -73,7 +75,7 @@ final class PostgresConnectionPool: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 // Checked under the lock: a connection returned, or a cancellation, between the
                 // first look and now is seen here.
-                let outcome = state.withLock { state -> Result<PostgresConnectionQueue, any Error>? in
+                let outcome = state.withLock { state -> Result<ConnectionQueue<PostgresConnection>, any Error>? in
                     if let queue = takeOrOpen(&state) { return .success(queue) }
                     if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
@@ -93,15 +95,15 @@ final class PostgresConnectionPool: Sendable {
     }
 
     /// An idle connection, or a new place when fewer than `size` are open; `nil` when all are busy.
-    private func takeOrOpen(_ state: inout State) -> PostgresConnectionQueue? {
+    private func takeOrOpen(_ state: inout State) -> ConnectionQueue<PostgresConnection>? {
         if let queue = state.idle.popLast() { return queue }
         guard state.opened < settings.size else { return nil }
         state.opened += 1
-        return PostgresConnectionQueue(connect: connect)
+        return ConnectionQueue(label: "herald.postgres.connection", connect: connect)
     }
 
     /// Hands `queue` to the longest waiting call, or keeps it for the next.
-    private func checkin(_ queue: PostgresConnectionQueue) {
+    private func checkin(_ queue: ConnectionQueue<PostgresConnection>) {
         let waiter = state.withLock { state -> Waiter? in
             guard !state.waiters.isEmpty else {
                 state.idle.append(queue)

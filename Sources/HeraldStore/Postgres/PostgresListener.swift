@@ -136,7 +136,7 @@ private final class ListeningSession {
                 SELECT current_schema(),
                        set_config('application_name', '\(PostgresListener.applicationName) ' || current_schema(), false)
                 """, connection
-            ).row(0).text(0)
+            ).row(0).text(at: 0)
             schemaPrefix = schema + " "
         } catch {
             PQfinish(connection)

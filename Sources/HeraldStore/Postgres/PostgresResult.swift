@@ -44,6 +44,10 @@ private func isUnreachableState(_ sqlState: String) -> Bool {
 final class PostgresResult {
     private let handle: OpaquePointer
     let sql: String
+    /// The result's column names, read once (rows are read by name).
+    fileprivate private(set) lazy var columnNames: [String] = (0..<PQnfields(handle)).map { index in
+        PQfname(handle, index).map { String(cString: $0) } ?? ""
+    }
 
     fileprivate init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -71,64 +75,24 @@ final class PostgresResult {
 }
 
 /// One row of a result, decoded from libpq's text format.
-struct PostgresRow {
+package struct PostgresRow: StoreRow {
     fileprivate let result: PostgresResult
     fileprivate let index: Int32
 
-    var sql: String { result.sql }
+    package var sql: String { result.sql }
 
-    func isNull(_ column: Int) -> Bool { result.isNull(index, column) }
+    package func column(_ name: String) throws(StoreError) -> Int {
+        try columnIndex(name, in: result.columnNames, sql: sql)
+    }
 
-    func text(_ column: Int) -> String { result.text(index, column) }
+    package func isNull(at column: Int) -> Bool { result.isNull(index, column) }
 
-    func int64(_ column: Int) throws(StoreError) -> Int64 {
-        guard let number = Int64(text(column)) else {
+    package func text(at column: Int) -> String { result.text(index, column) }
+
+    package func int64(at column: Int) throws(StoreError) -> Int64 {
+        guard let number = Int64(text(at: column)) else {
             throw StoreError(code: .invalidStoredValue, message: "column \(column) is not a 64-bit integer", sql: sql)
         }
         return number
-    }
-
-    func int(_ column: Int) throws(StoreError) -> Int { Int(try int64(column)) }
-
-    func bool(_ column: Int) throws(StoreError) -> Bool { try int64(column) != 0 }
-
-    func date(_ column: Int) throws(StoreError) -> Date { StoreTime.date(try int64(column)) }
-
-    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
-    func optionalInt64(_ column: Int) throws(StoreError) -> Int64? { isNull(column) ? nil : try int64(column) }
-    func optionalBool(_ column: Int) throws(StoreError) -> Bool? { isNull(column) ? nil : try bool(column) }
-    func optionalDate(_ column: Int) throws(StoreError) -> Date? { isNull(column) ? nil : try date(column) }
-
-    /// Decodes a JSON TEXT column.
-    func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T {
-        try StoreJSON.decode(type, from: text(column), sql: sql)
-    }
-
-    func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T? {
-        isNull(column) ? nil : try json(type, column)
-    }
-
-    /// A TEXT column holding a raw-value enum.
-    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
-    where T.RawValue == String {
-        let raw = text(column)
-        guard let value = T(rawValue: raw) else {
-            throw StoreError(
-                code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
-        }
-        return value
-    }
-}
-
-extension PostgresRow {
-    /// A TEXT column holding a flat JSON object of strings (the `data` column).
-    func stringMap(_ column: Int) throws(StoreError) -> [String: String] {
-        try StoreJSON.decodeData(text(column), sql: sql)
-    }
-
-    /// A nullable TEXT column holding a raw-value enum.
-    func optionalEnumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
-    where T.RawValue == String {
-        isNull(column) ? nil : try enumValue(type, column)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 
 /// Owns one `sqlite3*` handle and its prepared-statement cache; closes both in `deinit`.
 ///
-/// Not thread-safe: a connection is only ever used by whoever holds its lock
-/// (see ``SQLiteConnectionPool``). It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
-final class SQLiteConnection {
+/// Not thread-safe: a connection is only ever used from its own serial queue (see
+/// ``ConnectionQueue``). It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
+package final class SQLiteConnection {
     private let handle: OpaquePointer
     /// Prepared statements keyed by SQL text. Statement texts never hold values, so the
     /// number of keys is bounded by the store's code paths.
@@ -14,7 +14,7 @@ final class SQLiteConnection {
     var feed: ChangeFeed?
     /// What the transaction in progress announced.
     var pendingChanges = PendingChanges()
-    static let dialect = SQLDialect.sqlite
+    package static let dialect = SQLDialect.sqlite
 
     /// Process-wide settings, applied once before the first connection opens (SQLite refuses
     /// them after it initialized, which is harmless). Memory statistics off: they take a global
@@ -65,19 +65,19 @@ final class SQLiteConnection {
     }
 
     /// Runs a statement to completion, ignoring any rows.
-    func execute(_ sql: SQL) throws(StoreError) {
+    package func execute(_ sql: SQL) throws(StoreError) {
         let statement = try statement(sql.text(for: Self.dialect))
         try statement.run(sql.values) { _ throws(StoreError) in }
     }
 
     /// Runs a statement given as plain text (DDL, pragmas, transaction control) without caching it.
-    func executeUncached(_ text: String) throws(StoreError) {
+    package func executeUncached(_ text: String) throws(StoreError) {
         let statement = try SQLiteStatement(db: handle, sql: text, persistent: false)
         try statement.run([]) { _ throws(StoreError) in }
     }
 
     /// Runs a statement and maps every row.
-    func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    package func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
         let statement = try statement(sql.text(for: Self.dialect))
         var rows: [T] = []
         try statement.run(sql.values) { row throws(StoreError) in rows.append(try map(row)) }
@@ -85,7 +85,7 @@ final class SQLiteConnection {
     }
 
     /// Runs a statement and maps its first row, if any (the statement still runs to completion).
-    func queryOne<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+    package func queryOne<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> T? {
         let statement = try statement(sql.text(for: Self.dialect))
         var first: T?
         try statement.run(sql.values) { row throws(StoreError) in
@@ -133,6 +133,10 @@ final class SQLiteStatement {
     let sql: String
     /// True while rows are being stepped.
     private(set) var isActive = false
+    /// The result's column names, read once per prepared statement (rows are read by name).
+    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map { index in
+        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
 
     init(db: OpaquePointer, sql: String, persistent: Bool) throws(StoreError) {
         var statement: OpaquePointer?
@@ -173,7 +177,7 @@ final class SQLiteStatement {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_DONE { return }
             try sqliteCheck(rc, db: db, sql: sql)
-            try row(SQLiteRow(handle: handle, sql: sql))
+            try row(SQLiteRow(handle: handle, columns: columnNames, sql: sql))
         }
     }
 
@@ -212,69 +216,33 @@ final class SQLiteStatement {
 }
 
 /// The current row of a statement being stepped; valid only inside the row callback.
-struct SQLiteRow {
+package struct SQLiteRow: StoreRow {
     fileprivate let handle: OpaquePointer
-    fileprivate let sql: String
+    fileprivate let columns: [String]
+    package let sql: String
 
-    fileprivate init(handle: OpaquePointer, sql: String) {
+    fileprivate init(handle: OpaquePointer, columns: [String], sql: String) {
         self.handle = handle
+        self.columns = columns
         self.sql = sql
     }
 
-    func isNull(_ column: Int) -> Bool {
+    package func column(_ name: String) throws(StoreError) -> Int {
+        try columnIndex(name, in: columns, sql: sql)
+    }
+
+    package func isNull(at column: Int) -> Bool {
         sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
     }
 
-    func int64(_ column: Int) -> Int64 {
+    package func int64(at column: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(column))
     }
 
-    func int(_ column: Int) -> Int { Int(int64(column)) }
-
-    func bool(_ column: Int) -> Bool { int64(column) != 0 }
-
-    func text(_ column: Int) -> String {
+    package func text(at column: Int) -> String {
         let index = Int32(column)
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-
-    func date(_ column: Int) -> Date { StoreTime.date(int64(column)) }
-
-    func optionalText(_ column: Int) -> String? { isNull(column) ? nil : text(column) }
-    func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
-    func optionalBool(_ column: Int) -> Bool? { isNull(column) ? nil : bool(column) }
-    func optionalDate(_ column: Int) -> Date? { isNull(column) ? nil : date(column) }
-
-    /// Decodes a JSON TEXT column.
-    func json<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T {
-        try StoreJSON.decode(type, from: text(column), sql: sql)
-    }
-
-    /// A TEXT column holding a flat JSON object of strings (the `data` column).
-    func stringMap(_ column: Int) throws(StoreError) -> [String: String] {
-        try StoreJSON.decodeData(text(column), sql: sql)
-    }
-
-    func optionalJSON<T: Decodable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T? {
-        isNull(column) ? nil : try json(type, column)
-    }
-
-    /// A nullable TEXT column holding a raw-value enum.
-    func optionalEnumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T?
-    where T.RawValue == String {
-        isNull(column) ? nil : try enumValue(type, column)
-    }
-
-    /// A TEXT column holding a raw-value enum.
-    func enumValue<T: RawRepresentable>(_ type: T.Type, _ column: Int) throws(StoreError) -> T
-    where T.RawValue == String {
-        let raw = text(column)
-        guard let value = T(rawValue: raw) else {
-            throw StoreError(
-                code: .invalidStoredValue, message: "unknown \(T.self) value in column \(column)", sql: sql)
-        }
-        return value
     }
 }

@@ -1,32 +1,13 @@
-import Synchronization
-
-/// One connection behind its own lock.
-final class LockedConnection: Sendable {
-    private let mutex: Mutex<SQLiteConnection>
-
-    init(_ connection: consuming sending SQLiteConnection) {
-        mutex = Mutex(connection)
-    }
-
-    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try mutex.withLock { connection in try body(connection) }
-    }
-
-    /// Runs `body` only when the connection is free; `nil` when another task holds it.
-    func withConnectionIfAvailable<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T? {
-        try mutex.withLockIfAvailable { connection in try body(connection) }
-    }
-}
-
-/// ONE writer connection (writes are serialized behind its lock, each in a `BEGIN IMMEDIATE`
-/// transaction) and a few reader connections that read concurrently thanks to WAL.
+/// ONE writer connection (writes run one after the other, each in a `BEGIN IMMEDIATE`
+/// transaction) and a few reader connections that read concurrently thanks to WAL; each on
+/// its own serial queue (``ConnectionQueue``), so no SQLite call, and no wait for the writer's
+/// turn, ever blocks one of Swift's cooperative threads.
 ///
 /// An in-memory database is private to its connection, so `:memory:` uses the writer alone
 /// for reads and writes (a shared-cache URI would bring table-level locking instead).
 final class SQLiteConnectionPool: Sendable {
-    private let writer: LockedConnection
-    private let readers: [LockedConnection]
-    private let nextReader = Atomic<Int>(0)
+    private let writer: ConnectionQueue<SQLiteConnection>
+    private let readers: [ConnectionQueue<SQLiteConnection>]
 
     static func isInMemory(_ path: String) -> Bool {
         path == ":memory:" || path.isEmpty
@@ -35,37 +16,47 @@ final class SQLiteConnectionPool: Sendable {
     init(path: String, readers readerCount: Int, feed: ChangeFeed? = nil) throws {
         precondition(readerCount >= 0, "reader count must not be negative")
         let inMemory = Self.isInMemory(path)
-        let writerConnection = try SQLiteConnection(path: path)
-        writerConnection.feed = feed
-        if !inMemory {
-            // SQLite answers the mode it is in; without WAL, readers and the writer would block
-            // each other, so refuse to run rather than degrade silently.
-            let mode = try writerConnection.queryOne("PRAGMA journal_mode = WAL") { row in row.text(0) }
-            guard mode?.lowercased() == "wal" else {
-                throw StoreError(
-                    code: .sqlite,
-                    message: "the database could not be switched to WAL mode (it is in \(mode ?? "no") mode)",
-                    sql: "PRAGMA journal_mode = WAL")
-            }
+        // A connection is only ever reopened after it was lost, which a SQLite file handle never
+        // is (``SQLiteConnection/isReusable``): these run once each, here.
+        let openWriter: @Sendable () throws(StoreError) -> SQLiteConnection = { () throws(StoreError) in
+            let connection = try SQLiteConnection(path: path)
+            connection.feed = feed
+            if !inMemory { try Self.enableWAL(connection) }
+            try Self.configure(connection, readOnly: false)
+            return connection
         }
-        try Self.configure(writerConnection, readOnly: false)
-        writer = LockedConnection(writerConnection)
+        let openReader: @Sendable () throws(StoreError) -> SQLiteConnection = { () throws(StoreError) in
+            let connection = try SQLiteConnection(path: path)
+            try Self.configure(connection, readOnly: true)
+            return connection
+        }
+        writer = ConnectionQueue(label: "herald.sqlite.writer", opened: try openWriter(), connect: openWriter)
+        readers =
+            inMemory
+            ? []
+            : try (0..<readerCount).map { _ in
+                ConnectionQueue(label: "herald.sqlite.reader", opened: try openReader(), connect: openReader)
+            }
+    }
 
-        var readers: [LockedConnection] = []
-        if !inMemory {
-            for _ in 0..<readerCount {
-                let reader = try SQLiteConnection(path: path)
-                try Self.configure(reader, readOnly: true)
-                readers.append(LockedConnection(reader))
-            }
+    /// SQLite answers the mode it is in; without WAL, readers and the writer would block each
+    /// other, so refuse to run rather than degrade silently.
+    private static func enableWAL(_ connection: SQLiteConnection) throws(StoreError) {
+        let mode = try connection.queryOne("PRAGMA journal_mode = WAL") { row throws(StoreError) in
+            try row.text("journal_mode")
         }
-        self.readers = readers
+        guard mode?.lowercased() == "wal" else {
+            throw StoreError(
+                code: .sqlite,
+                message: "the database could not be switched to WAL mode (it is in \(mode ?? "no") mode)",
+                sql: "PRAGMA journal_mode = WAL")
+        }
     }
 
     /// Bytes of the database file mapped into memory per connection.
     static let mmapSize = 1 << 34
 
-    private static func configure(_ connection: SQLiteConnection, readOnly: Bool) throws {
+    private static func configure(_ connection: SQLiteConnection, readOnly: Bool) throws(StoreError) {
         try connection.executeUncached("PRAGMA synchronous = NORMAL")
         try connection.executeUncached("PRAGMA foreign_keys = ON")
         try connection.executeUncached("PRAGMA temp_store = MEMORY")
@@ -87,35 +78,36 @@ final class SQLiteConnectionPool: Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction on the writer connection.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withConnection { connection in
-            try connection.transaction(write: true) { try body(connection) }
-        }
+    /// Runs `body` in a write transaction on the writer, after the writes queued before it.
+    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await writer.run(.transaction) { db in try db.transaction(write: true) { try body(db) } }
     }
 
-    /// Runs `body` on the writer connection outside any transaction (migrations manage their own).
-    func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withConnection(body)
+    /// Runs `body` on the least busy reader (the writer for `:memory:`); with `snapshot`, in one
+    /// read transaction, so every statement of it sees the same committed state.
+    func read<T: Sendable>(
+        snapshot: Bool, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
+        let queue = leastBusyReader()
+        guard snapshot else { return try await queue.run(.read, body) }
+        return try await queue.run(.read) { db in try db.snapshot { try body(db) } }
     }
 
-    /// Runs `body` in a read transaction (one consistent snapshot) on a free reader, or on the
-    /// next reader in turn when all are busy.
-    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let inTransaction: (SQLiteConnection) throws -> T = { connection in
-            try connection.transaction(write: false) { try body(connection) }
-        }
-        guard !readers.isEmpty else {
-            return try writer.withConnection(inTransaction)
-        }
-        let ticket = UInt(bitPattern: nextReader.wrappingAdd(1, ordering: .relaxed).oldValue)
-        let start = Int(ticket % UInt(readers.count))
-        for offset in 0..<readers.count {
-            let reader = readers[(start + offset) % readers.count]
-            if let result = try reader.withConnectionIfAvailable(inTransaction) {
-                return result
-            }
-        }
-        return try readers[start].withConnection(inTransaction)
+    /// Runs `body` on the writer outside any transaction and blocks the caller until it is done:
+    /// for opening the store (migrations manage their own transactions) and tests.
+    func withWriterBlocking<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.runBlocking(body)
+    }
+
+    /// Runs `body` on a reader and blocks the caller until it is done: for `herald migrate`'s
+    /// report and tests, never from a request.
+    func readBlocking<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try leastBusyReader().runBlocking(body)
+    }
+
+    /// The reader with the fewest calls queued (the first of them on a tie), or the writer when
+    /// there are none.
+    private func leastBusyReader() -> ConnectionQueue<SQLiteConnection> {
+        readers.min { $0.load < $1.load } ?? writer
     }
 }

@@ -5,8 +5,10 @@ import Testing
 
 @testable import HeraldStore
 
-/// A store the conformance suite runs against, with its migration bookkeeping.
-protocol MigratedStore: HeraldStore {
+/// A store the conformance suite runs against: the one implementation (``SQLStore``) on a
+/// database, with its migration bookkeeping. A check may shape rows underneath the store with
+/// `write`, in SQL both databases take.
+protocol MigratedStore: SQLStore {
     static var migrations: [Migration] { get }
     var appliedMigrations: [Int] { get }
     func schemaVersions() throws -> [Int]
@@ -55,13 +57,5 @@ enum PostgresTestDatabase {
     /// Opens a store (connecting and migrating) off the cooperative pool.
     static func open(_ url: String, logger: Logger = .disabled) async throws -> PostgresStore {
         try await offCooperativePool { try PostgresStore.open(url: url, logger: logger) }
-    }
-}
-
-/// Runs blocking libpq work (connecting, migrating, waiting for a lock) on a dispatch thread,
-/// so it never stalls the few cooperative threads every other test shares.
-func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -22,6 +22,7 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
     case deviceGoneBeforeClaim =
         "a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent"
     case batchedOutcomes = "completeDeliveries records many outcomes in one write, each under its own claim token"
+    case concurrentClaimers = "concurrent claimers never get the same row, and together get every row"
 
     var testDescription: String { rawValue }
 
@@ -239,7 +240,15 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(active.sorted() == ["a", "b", "d", "e", "f"], "the pruned token is deactivated")
             #expect(try await store.claimDueDeliveries(limit: 6, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
+        case .concurrentClaimers:
+            try await store.addDevice("phone")
+            try await store.addDevice("tablet")
+            try await store.publishPushed((0..<100).map { "n\($0)" })
+            let ids = try await claimAll(by: Array(repeating: store, count: 4))
+            #expect(ids.count == 200)
+            #expect(Set(ids).count == 200)
         }
+
     }
 }
 

@@ -106,19 +106,7 @@ struct PostgresConcurrencyTests {
             try await stores[0].addDevice("phone")
             try await stores[0].addDevice("tablet")
             try await stores[0].publishPushed((0..<100).map { "n\($0)" })
-            let ids = try await withThrowingTaskGroup(of: [String].self) { group in
-                for store in stores {
-                    group.addTask {
-                        var mine: [String] = []
-                        while true {
-                            let batch = try await store.claimDueDeliveries(limit: 7, now: at(1), lease: 30)
-                            if batch.isEmpty { return mine }
-                            mine += batch.map(\.id)
-                        }
-                    }
-                }
-                return try await group.reduce(into: []) { $0 += $1 }
-            }
+            let ids = try await claimAll(by: stores)
             #expect(ids.count == 200)
             #expect(Set(ids).count == 200)
         }

@@ -54,8 +54,8 @@ struct PostgresLiveChangeTests {
     private func waitUntilBlocking(_ connection: PostgresConnection) async throws {
         let blocking = try await becomesTrue {
             let blocked = try connection.queryOne(
-                "SELECT count(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-            ) { row throws(StoreError) in try row.int(0) }
+                "SELECT count(*) AS blocked FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            ) { row throws(StoreError) in try row.int("blocked") }
             return blocked ?? 0 > 0
         }
         try #require(blocking, "the publish never waited for the held counter row")
@@ -161,10 +161,10 @@ struct PostgresLiveChangeTests {
             let admin = try PostgresConnection(url: url)
             let terminated = try admin.queryOne(
                 """
-                SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                SELECT count(pg_terminate_backend(pid)) AS terminated FROM pg_stat_activity
                 WHERE application_name = \(PostgresListener.applicationName) || ' ' || current_schema()
                 """
-            ) { row throws(StoreError) in try row.int(0) }
+            ) { row throws(StoreError) in try row.int("terminated") }
             #expect(terminated == 1)
             try await heard.waitFor("a resync after reconnecting", count: 2) { $0 == .resync }
 

@@ -120,7 +120,7 @@ struct PostgresPoolTests {
                 }) {
                     try db.execute("SELECT pg_terminate_backend(pg_backend_pid())")
                 }
-                return try db.queryOne("SELECT 42") { row throws(StoreError) in try row.int(0) }
+                return try db.queryOne("SELECT 42 AS answer") { row throws(StoreError) in try row.int("answer") }
             }
             #expect(answer == 42)
             #expect(runs.withLock { $0 } == 2)
@@ -158,8 +158,8 @@ struct PostgresPoolTests {
         try await eventually("the sessions are gone", within: .seconds(20)) {
             try await offCooperativePool {
                 try PostgresConnection(url: base).queryOne(
-                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(applicationName)"
-                ) { row throws(StoreError) in try row.int(0) } == 0
+                    "SELECT count(*) AS sessions FROM pg_stat_activity WHERE application_name = \(applicationName)"
+                ) { row throws(StoreError) in try row.int("sessions") } == 0
             }
         }
     }

@@ -69,9 +69,15 @@ struct PostgresStoreTests {
         try await PostgresTestDatabase.withStore { store in
             let row = try await store.read { db in
                 try db.queryOne(
-                    "SELECT \(Int64.max)::bigint, \(Int64.min)::bigint, \(Optional<String>.none)::text, \("ünï ☃ '\\")"
+                    """
+                    SELECT \(Int64.max)::bigint AS largest, \(Int64.min)::bigint AS smallest,
+                        \(Optional<String>.none)::text AS absent, \("ünï ☃ '\\") AS word
+                    """
                 ) { row throws(StoreError) in
-                    (try row.int64(0), try row.int64(1), row.optionalText(2), row.text(3))
+                    (
+                        try row.int64("largest"), try row.int64("smallest"), try row.optionalText("absent"),
+                        try row.text("word")
+                    )
                 }
             }
             #expect(row?.0 == Int64.max)
@@ -80,7 +86,7 @@ struct PostgresStoreTests {
             #expect(row?.3 == "ünï ☃ '\\")
             let notNumber = try await #require(throws: StoreError.self) {
                 try await store.read { db in
-                    try db.queryOne("SELECT 'x'") { row throws(StoreError) in try row.int64(0) }
+                    try db.queryOne("SELECT 'x' AS word") { row throws(StoreError) in try row.int64("word") }
                 }
             }
             #expect(notNumber.code == .invalidStoredValue)
@@ -96,13 +102,14 @@ struct PostgresStoreTests {
     func statementsArePreparedOnce() async throws {
         try await PostgresTestDatabase.withStore { store in
             let prepared: SQL =
-                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::bigint + %'"
+                "SELECT count(*) AS prepared FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::bigint + %'"
             let (sums, count) = try await store.read { db in
                 let sums = try (1...3).map { value throws(StoreError) in
-                    try db.queryOne("SELECT \(Int64(value))::bigint + 40") { row throws(StoreError) in try row.int64(0)
+                    try db.queryOne("SELECT \(Int64(value))::bigint + 40 AS sum") { row throws(StoreError) in
+                        try row.int64("sum")
                     }
                 }
-                let count = try db.queryOne(prepared) { row throws(StoreError) in try row.int64(0) }
+                let count = try db.queryOne(prepared) { row throws(StoreError) in try row.int64("prepared") }
                 return (sums, count)
             }
             #expect(sums == [41, 42, 43])
@@ -111,11 +118,11 @@ struct PostgresStoreTests {
             let total = try await store.read { db in
                 var total: Int64 = 0
                 for offset in 0..<(PostgresConnection.maxPreparedStatements + 20) {
-                    let sql = SQL(stringLiteral: "SELECT 1 + \(offset)")
-                    total += try db.queryOne(sql) { row throws(StoreError) in try row.int64(0) } ?? 0
+                    let sql = SQL(stringLiteral: "SELECT 1 + \(offset) AS sum")
+                    total += try db.queryOne(sql) { row throws(StoreError) in try row.int64("sum") } ?? 0
                 }
-                let held = try db.queryOne("SELECT count(*) FROM pg_prepared_statements") { row throws(StoreError) in
-                    try row.int64(0)
+                let held = try db.queryOne("SELECT count(*) AS held FROM pg_prepared_statements") {
+                    row throws(StoreError) in try row.int64("held")
                 }
                 #expect(held == Int64(PostgresConnection.maxPreparedStatements))
                 return total
@@ -146,7 +153,7 @@ struct PostgresStoreTests {
         try await PostgresTestDatabase.withStore { store in
             let pid = try #require(
                 try await store.read { db in
-                    try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
+                    try db.queryOne("SELECT pg_backend_pid() AS pid") { row throws(StoreError) in try row.int("pid") }
                 })
             let base = try #require(PostgresTestDatabase.url)
             try await offCooperativePool {
@@ -155,7 +162,7 @@ struct PostgresStoreTests {
             // Seen closed before use, or lost under this read, which then runs once more.
             try await store.ping()
             let newPID = try await store.read { db in
-                try db.queryOne("SELECT pg_backend_pid()") { row throws(StoreError) in try row.int(0) }
+                try db.queryOne("SELECT pg_backend_pid() AS pid") { row throws(StoreError) in try row.int("pid") }
             }
             #expect(newPID != pid)
         }

@@ -21,11 +21,12 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
     case apiKeyLastUse = "recording a key's use keeps the latest time, also for racing servers"
     case deviceRegistered = "upsert registers a device; environment defaults to production"
     case deviceUpdatedInPlace = "upsert of a known token updates it in place and keeps createdAt"
-    case deviceMoves = "a token registered under another user moves to the new user"
+    case deviceMoves = "a token registered under another user moves to the new user and becomes active"
     case deviceDeleteOwnOnly = "delete removes only this user's token"
     case devicesNewestFirst = "devices are listed newest first"
-    case preferencesAbsent = "a user with no stored preferences reads nil"
-    case preferencesPersist = "updates persist and the next update starts from what is stored"
+    case preferencesAbsent = "STORE-01 a user with no stored preferences reads nil, so the server applies the defaults"
+    case preferencesPersist = "STORE-02 updates persist and later reads return them; the next update starts from them"
+    case preferencesInitial = "the stored value of a first update is the initial value as updated"
     case preferencesThrowingUpdate = "a throwing update stores nothing"
     case preferencesConcurrent = "concurrent read-modify-writes lose no update"
     case events = "analytics events are stored per user and counted"
@@ -164,6 +165,9 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             #expect(try await store.devices(userID: "u1") == [device])
         case .deviceMoves:
             _ = try await store.upsertDevice(userID: "alice", Self.iphone, at: at(1))
+            // As if push delivery had deactivated the token.
+            try await store.write { db in try db.execute("UPDATE devices SET active = 0 WHERE token = \("tok-1")") }
+            #expect(try await store.devices(userID: "alice").first?.active == false)
             let moved = try await store.upsertDevice(userID: "bob", Self.iphone, at: at(10))
             #expect(moved.userId == "bob")
             #expect(moved.active)
@@ -211,6 +215,13 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
                         disabledTypes: ["promo.flash"], quietHours: nil))
             #expect(try await store.preferences(userID: "u1") == next)
             #expect(try await store.preferences(userID: "u2") == nil)
+        case .preferencesInitial:
+            let initial = Preferences(globalEnabled: true, osPermissionGranted: nil, categories: ["orders": true])
+            let stored = try await store.updatePreferences(userID: "u1", initial: initial) {
+                $0.osPermissionGranted = false
+            }
+            #expect(stored == Preferences(osPermissionGranted: false, categories: ["orders": true]))
+            #expect(try await store.preferences(userID: "u1")?.osPermissionGranted == false)
         case .preferencesThrowingUpdate:
             await #expect(throws: Refused.self) {
                 try await store.updatePreferences(userID: "u1", initial: Preferences()) { preferences in
@@ -238,12 +249,22 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
                 userID: "u1",
                 [
                     AnalyticsEvent(name: "notification_banner_shown", at: at(1)),
-                    AnalyticsEvent(name: "notification_consent_accepted", at: at(2), properties: ["n": .number(2)]),
+                    AnalyticsEvent(
+                        name: "notification_consent_accepted", at: at(2),
+                        properties: [
+                            "screen": .string("home"), "attempt": .number(2), "nested": .object(["a": .bool(true)]),
+                        ]),
                 ], receivedAt: at(3))
             try await store.insertEvents(userID: "u2", [AnalyticsEvent(name: "x", at: at(1))], receivedAt: at(3))
             try await store.insertEvents(userID: "u2", [], receivedAt: at(3))
             #expect(try await store.eventCount(userID: "u1") == 2)
             #expect(try await store.eventCount(userID: "u2") == 1)
+            let properties = try await store.read { db in
+                try db.query("SELECT properties FROM analytics_events WHERE user_id = \("u1") ORDER BY seq") {
+                    row throws(StoreError) in try row.optionalText("properties")
+                }
+            }
+            #expect(properties == [nil, #"{"attempt":2,"nested":{"a":true},"screen":"home"}"#])
         case .appConfig:
             #expect(try await store.appConfig() == nil)
             let document = AppConfigDocument(

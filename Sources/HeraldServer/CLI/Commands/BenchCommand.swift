@@ -19,10 +19,10 @@ struct BenchCommand {
         switch sub {
         case "seed":
             let total = try args.int("notifications", default: 1_000_000, range: 1...100_000_000)
-            try await seed(store: try StoreAccess(args).store, users: users, total: total)
+            try await seed(store: try await StoreAccess(args).store, users: users, total: total)
         case "push-seed":
             let devices = try args.int("devices", default: 100_000, range: 1...10_000_000)
-            let seeded = try await BenchPushSeed(store: try StoreAccess(args).store).seed(devices: devices)
+            let seeded = try await BenchPushSeed(store: try await StoreAccess(args).store).seed(devices: devices)
             cli.out("seeded \(seeded) APNs deliveries in \(ContinuousClock.now - seedStarted)")
         case "tokens":
             guard let output = args.value("output") else { throw CLIError("--output FILE is required") }

@@ -59,7 +59,7 @@ struct KeysCommand {
                 Array(raw.dropFirst(id == nil ? 0 : 1)), only: ["database"], cli: cli)
         else { return 0 }
         guard var id else { throw CLIError("keys revoke needs the id of a key (see `herald keys list`)") }
-        let store = try StoreAccess(args).store
+        let store = try await StoreAccess(args).store
         if id.hasPrefix("hk_") {
             // The key itself (a leaked one, say): found by its hash, as a server finds it.
             guard let record = try await store.apiKey(hash: APIKeys.hash(id)) else {

@@ -6,10 +6,7 @@ struct MigrateCommand {
 
     func run(_ raw: [String]) async throws -> Int32 {
         guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
-        let url = args.databaseURL
-        let applied =
-            try PostgresStore.isPostgresURL(url)
-            ? PostgresStore.open(url: url).migrate() : SQLiteStore.open(url: url).migrate()
+        let applied = try await StoreFactory.migrate(url: args.databaseURL)
         cli.out(
             applied.isEmpty
                 ? "database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")

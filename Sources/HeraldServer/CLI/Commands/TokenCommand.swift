@@ -21,7 +21,7 @@ struct TokenCommand {
                 "--ttl must be a whole number of seconds from 1 to \(maxLifetime) (the longest token a server accepts, "
                     + "--max-token-lifetime), not \"\(requested)\"")
         }
-        let store = try StoreAccess(args)
+        let store = try await StoreAccess(args)
         let token = try await store.userTokens(secret: args.value("user-token-secret")).mint(user, ttl: ttl)
         cli.out("User token for \(user), valid for \(ttl) s:")
         cli.out(token)

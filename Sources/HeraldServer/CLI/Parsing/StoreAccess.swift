@@ -7,8 +7,8 @@ import HeraldStore
 struct StoreAccess {
     let store: any HeraldStore
 
-    init(_ args: Arguments) throws {
-        store = try StoreFactory.open(url: args.databaseURL)
+    init(_ args: Arguments) async throws {
+        store = try await StoreFactory.open(url: args.databaseURL)
     }
 
     /// Creates a publisher API key named `name` and answers it; only its hash is stored.

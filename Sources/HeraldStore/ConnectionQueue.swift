@@ -1,59 +1,77 @@
 import Dispatch
+import Synchronization
 
-/// One place in the pool: a serial dispatch queue and the PostgreSQL connection used only from it.
+/// One connection and the serial dispatch queue it is used from, as GRDB's
+/// `SerializedDatabase` holds one: the store's one way to run database calls off Swift's
+/// cooperative pool. SQLite's writer and readers and each PostgreSQL connection of the pool
+/// live in one.
 ///
-/// A libpq call blocks for a network round trip, or longer while it waits for a row or an
-/// advisory lock another session holds. On the queue's thread that wait blocks nobody else;
-/// on one of Swift's few cooperative threads it would stall every task of the process.
+/// A database call blocks: SQLite's for a page read or the writer's turn, libpq's for a
+/// network round trip, a row or an advisory lock another session holds. On the queue's thread
+/// that wait blocks nobody else; on one of Swift's few cooperative threads it would stall every
+/// task of the process. Callers suspend until their call is done, and calls run in the order
+/// they were queued.
 ///
-/// The connection is made on first use and replaced on the next use after it was lost (the
-/// server restarted, the network failed, the session was terminated), so a lost database
-/// costs the calls running at that moment and nothing after it comes back.
-final class PostgresConnectionQueue: @unchecked Sendable {
+/// A connection may be made on first use and is replaced on the next use after it was lost
+/// (PostgreSQL: the server restarted, the network failed, the session was terminated), so a
+/// lost database costs the calls running at that moment and nothing after it comes back.
+final class ConnectionQueue<Connection: StoreConnection>: @unchecked Sendable {
     // @unchecked Sendable is safe: `connection` is only touched by blocks running on `queue`,
-    // which is serial, so exactly one thread uses it at a time.
-    private var connection: PostgresConnection?
-    private let connect: @Sendable () throws(StoreError) -> PostgresConnection
-    private let queue = DispatchQueue(label: "herald.postgres.connection")
+    // which is serial, so exactly one thread uses it at a time; `queued` is atomic.
+    private var connection: Connection?
+    private let connect: @Sendable () throws(StoreError) -> Connection
+    private let queue: DispatchQueue
+    private let queued = Atomic<Int>(0)
 
-    /// `connect` opens a new connection; it runs on the queue, when one is needed.
-    init(connect: @escaping @Sendable () throws(StoreError) -> PostgresConnection) {
+    /// `connect` opens a new connection; it runs on the queue, when one is needed. `opened`,
+    /// when given, is the first connection (made by the caller, which never touches it again).
+    init(
+        label: String, opened: consuming sending Connection? = nil,
+        connect: @escaping @Sendable () throws(StoreError) -> Connection
+    ) {
+        self.connection = opened
         self.connect = connect
+        self.queue = DispatchQueue(label: label)
     }
+
+    /// Calls queued or running now: the pool lends the least busy of its readers.
+    var load: Int { queued.load(ordering: .relaxed) }
 
     /// Runs `body` on the queue and suspends, without blocking a thread, until it is done.
     ///
     /// When the connection is lost under `body`, the call fails with
     /// ``StoreError/Code/unavailable``, unless `work` says it is certain that running `body`
     /// again on a new connection changes nothing that may have been committed (see
-    /// ``PostgresWork``): then it runs once more.
+    /// ``ConnectionWork``): then it runs once more.
     ///
     /// `body` is released before the caller resumes, so a caller may pass a closure made with
     /// `withoutActuallyEscaping` (the preferences update does).
     func run<T: Sendable>(
-        _ work: PostgresWork, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        _ work: ConnectionWork, _ body: @escaping @Sendable (Connection) throws -> T
     ) async throws -> T {
         let job = Job(body)
+        queued.add(1, ordering: .relaxed)
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 let result = self.attempt(work, job)
                 job.release()
+                self.queued.subtract(1, ordering: .relaxed)
                 continuation.resume(with: result)
             }
         }
     }
 
-    /// Runs `body` on the queue and blocks the caller until it is done: for opening the store
-    /// and `herald migrate`, never from a request.
-    func runBlocking<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    /// Runs `body` on the queue and blocks the caller until it is done: for opening the store,
+    /// `herald migrate` and tests, never from a request.
+    func runBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try queue.sync { try body(usableConnection()) }
     }
 
     /// On the queue: runs the job, and once more on a new connection when that is safe.
-    private func attempt<T>(_ work: PostgresWork, _ job: Job<T>) -> Result<T, any Error> {
+    private func attempt<T>(_ work: ConnectionWork, _ job: Job<T>) -> Result<T, any Error> {
         var retried = false
         while true {
-            let connection: PostgresConnection
+            let connection: Connection
             do {
                 connection = try usableConnection()
             } catch {
@@ -72,7 +90,7 @@ final class PostgresConnectionQueue: @unchecked Sendable {
     }
 
     /// On the queue: the open connection, or a new one when there is none or it cannot be reused.
-    private func usableConnection() throws(StoreError) -> PostgresConnection {
+    private func usableConnection() throws(StoreError) -> Connection {
         if let connection, connection.isReusable { return connection }
         connection = nil
         let fresh = try connect()
@@ -84,13 +102,13 @@ final class PostgresConnectionQueue: @unchecked Sendable {
     private final class Job<T>: @unchecked Sendable {
         // @unchecked Sendable is safe: `body` is set before the job is queued, and used and
         // released only by the one block that runs it on the serial queue.
-        private var body: ((PostgresConnection) throws -> T)?
+        private var body: ((Connection) throws -> T)?
 
-        init(_ body: @escaping @Sendable (PostgresConnection) throws -> T) {
+        init(_ body: @escaping @Sendable (Connection) throws -> T) {
             self.body = body
         }
 
-        func run(_ connection: PostgresConnection) throws -> T {
+        func run(_ connection: Connection) throws -> T {
             guard let body else { preconditionFailure("a connection job ran after its release") }
             return try body(connection)
         }
@@ -101,7 +119,7 @@ final class PostgresConnectionQueue: @unchecked Sendable {
 
 /// What a call does with its connection, which decides whether it may run again on a new
 /// connection after the first was lost under it.
-enum PostgresWork: Sendable {
+enum ConnectionWork: Sendable {
     /// Statements that only read: running them again changes nothing, so a call that lost its
     /// connection runs once more on a new one.
     case read
