@@ -53,11 +53,12 @@ final class FakeTokenEndpoint: Sendable {
         if let answer { return answer }
         if let problem = problem(with: request) {
             return HTTP2Response(
-                status: 400, headers: [("content-type", "application/json")],
+                status: 400, headers: [HTTP2Header("content-type", "application/json")],
                 body: Array(#"{"error":"invalid_grant","error_description":"\#(problem)"}"#.utf8))
         }
         let body = #"{"access_token":"ya29.token-\#(call)","expires_in":3599,"token_type":"Bearer"}"#
-        return HTTP2Response(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
+        return HTTP2Response(
+            status: 200, headers: [HTTP2Header("content-type", "application/json")], body: Array(body.utf8))
     }
 
     /// What Google would refuse in `request`, or nil.

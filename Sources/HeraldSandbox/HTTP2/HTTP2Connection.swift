@@ -254,14 +254,19 @@ final class HTTP2Connection: SessionDelegate {
             response.whenUnanswered?()
             return
         }
-        if response.dropsConnection {
+        switch response.fault {
+        case .dropConnection?:
             resetOnClose()
             return
+        case .resetStream(let code)?:
+            session.reset(streamID: streamID, code: code.rawValue)
+            return
+        case nil: break
         }
         stream.response = OutgoingBody(response.body)
         var block = HeaderBlock(capacity: response.headers.count + 1)
         block.append(":status".utf8, String(response.status).utf8)
-        for field in response.headers { block.append(field.name.lowercased().utf8, field.value.utf8) }
+        for field in response.headers { block.append(field.lowercasedName.utf8, field.value.utf8) }
         do {
             try session.submitResponse(
                 streamID: streamID, block, hasBody: !response.body.isEmpty, throwing: HTTP2ServerError.self)

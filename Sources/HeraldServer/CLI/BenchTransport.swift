@@ -17,7 +17,9 @@ struct BenchTransport {
         let body = Array(
             #"{"aps":{"alert":{"title":"Hello","body":"A small push"},"badge":1},"data":{"id":"n1"}}"#.utf8)
         let request = HTTP2Request(
-            method: "POST", url: url, headers: [("apns-push-type", "alert"), ("apns-topic", "app.herald")], body: body)
+            method: "POST", url: url,
+            headers: [HTTP2Header("apns-push-type", "alert"), HTTP2Header("apns-topic", "app.herald")],
+            body: body)
         // Warm-up: the connections are open before the clock starts.
         _ = try await client.send(request)
         let startCPU = Self.cpuSeconds()

@@ -93,7 +93,7 @@ struct APNsClientTests {
         var random = SeededRandom(state: 1)
         let policy = RetryPolicy()
         for attempt in [1, 8] {
-            fake.script(429, reason: "TooManyRequests", headers: [("retry-after", "120")])
+            fake.script(429, reason: "TooManyRequests", headers: [HTTP2Header("retry-after", "120")])
             let decision = policy.decide(try await send(client), attempt: attempt, now: clock.now, using: &random)
             #expect(
                 decision

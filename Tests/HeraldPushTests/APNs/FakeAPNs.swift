@@ -38,7 +38,7 @@ final class FakeAPNs: Sendable {
     var received: [HTTP2Request] { state.withLock { $0.received } }
 
     /// Answers the next request with `status` and, unless nil, `{"reason": reason}`.
-    func script(_ status: Int, reason: String?, headers: [(name: String, value: String)] = []) {
+    func script(_ status: Int, reason: String?, headers: [HTTP2Header] = []) {
         let body = reason.map { Array(#"{"reason":"\#($0)"}"#.utf8) } ?? []
         state.withLock { $0.script.append(HTTP2Response(status: status, headers: headers, body: body)) }
     }
@@ -55,7 +55,7 @@ final class FakeAPNs: Sendable {
             return HTTP2Response(status: status, body: Array(#"{"reason":"\#(reason)"}"#.utf8))
         }
         if let scripted { return scripted }
-        return HTTP2Response(status: 200, headers: [("apns-id", request.header("apns-id") ?? "")])
+        return HTTP2Response(status: 200, headers: [HTTP2Header("apns-id", request.header("apns-id") ?? "")])
     }
 
     /// The status and reason Apple would answer `request` with, or nil when it is valid.

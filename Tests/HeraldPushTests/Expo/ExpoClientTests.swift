@@ -71,7 +71,8 @@ struct ExpoClientTests {
     func requestErrors() async throws {
         let fake = FakeExpo()
         fake.script(
-            429, #"{"errors":[{"code":"TOO_MANY_REQUESTS","message":"slow down"}]}"#, headers: [("retry-after", "7")])
+            429, #"{"errors":[{"code":"TOO_MANY_REQUESTS","message":"slow down"}]}"#,
+            headers: [HTTP2Header("retry-after", "7")])
         fake.script(503, "<html>unavailable</html>")
         fake.script(400, #"{"errors":[{"code":"PUSH_TOO_MANY_EXPERIENCE_IDS","message":"mixed projects"}]}"#)
         let client = Self.client(fake)
@@ -157,7 +158,8 @@ struct ExpoClientTests {
     func receiptsUnavailable() async throws {
         let fake = FakeExpo()
         fake.script(
-            429, #"{"errors":[{"code":"TOO_MANY_REQUESTS","message":"slow"}]}"#, headers: [("retry-after", "3")])
+            429, #"{"errors":[{"code":"TOO_MANY_REQUESTS","message":"slow"}]}"#,
+            headers: [HTTP2Header("retry-after", "3")])
         #expect(
             try await Self.client(fake).receipts(ids: ["a"])
                 == .unavailable(reason: "TOO_MANY_REQUESTS", retryAfter: "3"))

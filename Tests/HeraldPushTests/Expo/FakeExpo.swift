@@ -29,7 +29,7 @@ final class FakeExpo: Sendable {
     var received: [HTTP2Request] { state.withLock { $0.received } }
 
     /// Answers the next request with `status`, `body` and `headers`.
-    func script(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) {
+    func script(_ status: Int, _ body: String, headers: [HTTP2Header] = []) {
         state.withLock { $0.script.append(HTTP2Response(status: status, headers: headers, body: Array(body.utf8))) }
     }
 

@@ -58,7 +58,7 @@ struct FCMClientTests {
         #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH"))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
-            headers: [("retry-after", "7")])
+            headers: [HTTP2Header("retry-after", "7")])
         #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7"))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"))

@@ -35,7 +35,7 @@ final class FakeFCM: Sendable {
     }
 
     /// Answers the next send with `status` and `body`.
-    func script(_ status: Int, body: [UInt8], headers: [(name: String, value: String)] = []) {
+    func script(_ status: Int, body: [UInt8], headers: [HTTP2Header] = []) {
         state.withLock { $0.script.append(HTTP2Response(status: status, headers: headers, body: body)) }
     }
 
@@ -62,7 +62,7 @@ final class FakeFCM: Sendable {
         }
         return scripted
             ?? HTTP2Response(
-                status: 200, headers: [("content-type", "application/json")],
+                status: 200, headers: [HTTP2Header("content-type", "application/json")],
                 body: Array(#"{"name":"projects/herald-test/messages/0:42"}"#.utf8))
     }
 

@@ -147,7 +147,7 @@ struct HTTP2ClientEngineTests {
         let client = try await HTTP2ClientTests.makeClient()
         // nghttpd answers a static file as it is, whatever the client accepts.
         let response = try await client.send(
-            HTTP2Request(url: server.url("/hello.txt"), headers: [("Accept-Encoding", "gzip, deflate")]))
+            HTTP2Request(url: server.url("/hello.txt"), headers: [HTTP2Header("Accept-Encoding", "gzip, deflate")]))
         #expect(response.status == 200)
         #expect(response.body == Array("hello\n".utf8))
         await client.shutdown()

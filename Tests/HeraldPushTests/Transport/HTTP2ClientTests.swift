@@ -29,7 +29,8 @@ struct HTTP2ClientTests {
         let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         let echoed = try await client.send(
             HTTP2Request(
-                method: "POST", url: server.url("/3/device/abc"), headers: [("apns-topic", "app.herald")], body: body))
+                method: "POST", url: server.url("/3/device/abc"), headers: [HTTP2Header("apns-topic", "app.herald")],
+                body: body))
         #expect(echoed.status == 200)
         #expect(echoed.body == body)
 
@@ -96,7 +97,7 @@ struct HTTP2ClientTests {
         let client = try await Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(
-                HTTP2Request(url: "https://127.0.0.1:1/", headers: [("apns-topic", "app\r\nx-injected: 1")]))
+                HTTP2Request(url: "https://127.0.0.1:1/", headers: [HTTP2Header("apns-topic", "app\r\nx-injected: 1")]))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(client.liveHandles == 1)
