@@ -351,6 +351,7 @@ final class ClientConnection: SessionDelegate {
         case .settings:
             serverSettingsReceived = true
             pool.markDirty()
+        case .requestHeaders: break
         }
     }
 
