@@ -79,7 +79,7 @@ let package = Package(
             name: "HeraldPushTests",
             dependencies: [
                 "HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport",
-                "HeraldTestSupport",
+                "HeraldTestSupport", "HeraldSandbox",
             ]),
         .testTarget(
             name: "HeraldStoreTests",
