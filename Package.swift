@@ -47,7 +47,9 @@ let package = Package(
         // client (APNs/), verdicts and retry policy (Delivery/).
         .target(
             name: "HeraldPush",
-            dependencies: ["CNGHTTP2", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2"]),
+            dependencies: [
+                "CNGHTTP2", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2",
+            ]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
