@@ -5,11 +5,11 @@
 
 SWIFT ?= swift
 # libcurl4: FoundationNetworking (URLSession on Linux, used by HeraldKit) loads it at run time.
-# libnghttp2-dev: HeraldHTTP2, the one HTTP/2 core of the push client and the sandbox.
-# nghttp2-server: nghttpd, the HTTP/2 server of the transport tests until they move to the sandbox.
+# libnghttp2-dev: HeraldHTTP2, the one HTTP/2 core of the push client and the sandbox (the
+# push transport tests run against the sandbox's own HTTP/2 server).
 # libpq-dev: the PostgreSQL store. postgresql: the server binaries of the tests' throwaway cluster.
 DEBIAN_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4 curl libnghttp2-dev \
-	pkg-config wrk nghttp2-server libpq-dev postgresql
+	pkg-config wrk libpq-dev postgresql
 
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -38,16 +38,20 @@ let package = Package(
         .target(
             name: "HeraldStore",
             dependencies: ["CSQLite", "CPostgres", "HeraldLog", "HeraldModel", "HeraldServerModel"]),
-        // The one HTTP/2 core over libnghttp2 and OpenSSL, internal to the package: the epoll loop
-        // and its wake, the session for either role, TLS context and stream, socket I/O, the
-        // checker of native calls. The push client and the sandbox server build on it.
+        // The one HTTP/2 core over libnghttp2 and OpenSSL, internal to the package but for the one
+        // vocabulary both sides speak (HTTP2Header, HTTP2Request, HTTP2Response, public, which
+        // HeraldPush and HeraldSandbox re-export): the epoll loop and its wake, the session for
+        // either role, TLS context and stream, socket I/O, the checker of native calls. The push
+        // client and the sandbox server build on it.
         .target(name: "HeraldHTTP2", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldCrypto"]),
         // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth
         // (Auth/), the HTTP/2 client: its origin pool over HeraldHTTP2 (Transport/), the APNs
         // client (APNs/), verdicts and retry policy (Delivery/).
         .target(
             name: "HeraldPush",
-            dependencies: ["CNGHTTP2", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2"]),
+            dependencies: [
+                "CNGHTTP2", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2",
+            ]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
         // command line, whose `herald sandbox` runs the provider sandbox.
         .target(
@@ -79,7 +83,7 @@ let package = Package(
             name: "HeraldPushTests",
             dependencies: [
                 "HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport",
-                "HeraldTestSupport",
+                "HeraldTestSupport", "HeraldSandbox",
             ]),
         .testTarget(
             name: "HeraldStoreTests",

@@ -146,10 +146,13 @@ package final class Session {
         _ = nghttp2_submit_rst_stream(handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code)
     }
 
-    /// Queues GOAWAY naming the last stream the peer opened. With 0 (NO_ERROR) those streams are
-    /// still answered; any other code ends the session once GOAWAY is out.
-    package func goAway<Failure: NativeCallError>(code: UInt32, throwing: Failure.Type) throws(Failure) {
-        let last = nghttp2_session_get_last_proc_stream_id(handle)
+    /// Queues GOAWAY naming `lastStreamID`, or else the last stream the peer opened. With 0
+    /// (NO_ERROR) the streams up to it are still answered; any other code ends the session once
+    /// GOAWAY is out.
+    package func goAway<Failure: NativeCallError>(
+        code: UInt32, lastStreamID: Int32? = nil, throwing: Failure.Type
+    ) throws(Failure) {
+        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(handle)
         if code == NGHTTP2_NO_ERROR.rawValue {
             try NativeCall<Failure>.nghttp2(
                 nghttp2_submit_goaway(handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code, nil, 0),

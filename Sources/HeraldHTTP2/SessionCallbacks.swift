@@ -31,6 +31,9 @@ enum SessionCallbacks {
             let header = frame.pointee.hd
             switch UInt32(header.type) {
             case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
+                if header.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+                    delegate.sessionReceived(.requestHeaders(streamID: header.stream_id))
+                }
                 if header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
                     delegate.sessionReceived(.endOfStream(streamID: header.stream_id))
                 }

@@ -23,6 +23,9 @@ package protocol SessionDelegate: AnyObject {
 
 /// The frames a session reports once received.
 package enum ReceivedFrame {
+    /// A request's HEADERS arrived whole (server side), before its body; `endOfStream` follows
+    /// when they also end the stream.
+    case requestHeaders(streamID: Int32)
     /// HEADERS or DATA with END_STREAM: the peer's side of the stream is whole.
     case endOfStream(streamID: Int32)
     case reset(streamID: Int32, code: UInt32)

@@ -38,9 +38,11 @@ package final class TLSContext: @unchecked Sendable {
         }
     }
 
-    /// A server context presenting the certificate chain and private key in these PEM files.
+    /// A server context presenting the certificate chain and private key in these PEM files,
+    /// selecting `h2` by ALPN unless `selectsH2` is false (then the handshake agrees on none).
     package init<Failure: NativeCallError>(
-        serverCertificate certificatePath: String, privateKey privateKeyPath: String, throwing: Failure.Type
+        serverCertificate certificatePath: String, privateKey privateKeyPath: String, selectsH2: Bool = true,
+        throwing: Failure.Type
     ) throws(Failure) {
         handle = try NativeCall<Failure>.openSSLObject(SSL_CTX_new(TLS_server_method()), "SSL_CTX_new")
         counter = nil
@@ -51,7 +53,7 @@ package final class TLSContext: @unchecked Sendable {
         try NativeCall<Failure>.openSSL(
             SSL_CTX_use_PrivateKey_file(handle, privateKeyPath, SSL_FILETYPE_PEM), "SSL_CTX_use_PrivateKey_file")
         try NativeCall<Failure>.openSSL(SSL_CTX_check_private_key(handle), "SSL_CTX_check_private_key")
-        herald_SSL_CTX_select_alpn_h2(handle)
+        if selectsH2 { herald_SSL_CTX_select_alpn_h2(handle) }
     }
 
     deinit {

@@ -6,7 +6,7 @@ import Synchronization
 #endif
 
 /// A child process started with `posix_spawn`, for tests that run tools (`herald`, `curl`,
-/// `openssl`, `nghttpd`).
+/// `openssl`).
 ///
 /// Foundation's `Process.run()` in Swift 6.3.1 on Linux crashes now and then: it copies all
 /// 256 bytes of each `/proc/self/fd` entry's `d_name` and can read past glibc's buffer into an

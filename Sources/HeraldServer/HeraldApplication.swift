@@ -54,7 +54,7 @@ public final class HeraldApplication: Sendable {
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
             broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits, now: now)
         let senders = try PushSenders(
-            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, now: now)
+            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, logger: logger, now: now)
         self.senders = senders
         let receiptPoller = senders.expo.map { client in
             ExpoReceiptPoller(

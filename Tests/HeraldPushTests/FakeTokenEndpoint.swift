@@ -1,36 +1,45 @@
 import Foundation
 import HeraldCrypto
 import HeraldPush
+import HeraldSandbox
 import Synchronization
 import Testing
 
-/// An OAuth2 token endpoint as strict as Google's: it takes only a form-encoded JWT-bearer
-/// grant whose RS256 assertion the account's public key verifies, with the FCM scope, the
-/// endpoint as audience, the right kid and a one-hour lifetime issued now.
+/// An OAuth2 token endpoint as strict as Google's: the sandbox's FCM look-alike (``FCMSandbox``,
+/// whose token endpoint holds Google's rules for a form-encoded JWT-bearer grant: the RS256
+/// assertion the account's public key verifies, its kid, issuer, audience, scope and lifetime)
+/// answers every token request, in process and on the test clock. The same look-alike takes
+/// the sends of ``FakeFCM``, with the access tokens it issued.
 final class FakeTokenEndpoint: Sendable {
     struct State {
         var calls = 0
         var held = false
         var answer: HTTP2Response?
+        /// The access tokens issued, in order.
+        var issued: [String] = []
     }
 
     let url = URL(string: "https://oauth2.example.test/token")!
-    let publicKey: SigningKey
     let account: FCMServiceAccount
-    let clock: TestClock
+    /// Google's token endpoint and FCM, as the sandbox has them.
+    let sandbox: FCMSandbox
     let state = Mutex(State())
     private let gate = AsyncStream<Void>.makeStream()
 
     init(clock: TestClock) throws {
         let key = try SigningKey.generateRSA()
-        publicKey = try key.publicKey()
         account = FCMServiceAccount(
             projectID: "herald-test", privateKeyID: "key-1", privateKey: key,
             clientEmail: "herald@herald-test.iam.gserviceaccount.com", tokenURI: url)
-        self.clock = clock
+        sandbox = FCMSandbox(
+            publicKey: try key.publicKey(), keyID: account.privateKeyID, clientEmail: account.clientEmail,
+            projectID: account.projectID, clock: clock.closure)
     }
 
     var calls: Int { state.withLock { $0.calls } }
+
+    /// The access tokens issued so far, first first.
+    var issued: [String] { state.withLock { $0.issued } }
 
     /// Holds every exchange until ``release()``.
     func hold() { state.withLock { $0.held = true } }
@@ -42,42 +51,19 @@ final class FakeTokenEndpoint: Sendable {
     func answer(_ response: HTTP2Response?) { state.withLock { $0.answer = response } }
 
     /// The exchange closure for ``FCMAccessTokenCache``.
-    var exchange: HTTP2Exchange { { try await self.handle($0) } }
+    var exchange: HTTP2Exchange { { await self.handle($0) } }
 
-    private func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
-        let (call, held, answer) = state.withLock { state in
+    private func handle(_ request: HTTP2Request) async -> HTTP2Response {
+        let (held, answer) = state.withLock { state in
             state.calls += 1
-            return (state.calls, state.held, state.answer)
+            return (state.held, state.answer)
         }
         if held { for await _ in gate.stream {} }
         if let answer { return answer }
-        if let problem = problem(with: request) {
-            return HTTP2Response(
-                status: 400, headers: [("content-type", "application/json")],
-                body: Array(#"{"error":"invalid_grant","error_description":"\#(problem)"}"#.utf8))
-        }
-        let body = #"{"access_token":"ya29.token-\#(call)","expires_in":3599,"token_type":"Bearer"}"#
-        return HTTP2Response(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
-    }
-
-    /// What Google would refuse in `request`, or nil.
-    private func problem(with request: HTTP2Request) -> String? {
-        guard request.method == "POST", request.url == url.absoluteString else { return "wrong method or URL" }
-        guard request.header("content-type") == "application/x-www-form-urlencoded" else { return "not a form" }
-        guard let fields = FormEncoding.decode(String(decoding: request.body, as: UTF8.self)),
-            fields.map(\.0) == ["grant_type", "assertion"], fields[0].1 == FCMAccessTokenCache.grantType
-        else { return "Invalid grant_type" }
-        guard let verified = try? JWT.verify(fields[1].1, key: publicKey, claims: ServiceAccountAssertionClaims.self)
-        else { return "Invalid JWT Signature." }
-        let claims = verified.claims
-        let now = Int64(clock.now.timeIntervalSince1970)
-        guard verified.header == JWTHeader(alg: .rs256, kid: "key-1") else { return "wrong kid" }
-        guard claims.iss == account.clientEmail, claims.aud == url.absoluteString,
-            claims.scope == "https://www.googleapis.com/auth/firebase.messaging"
-        else { return "Invalid JWT claims" }
-        guard claims.exp == claims.iat + 3_600, abs(claims.iat - now) <= 60 else {
-            return "Invalid JWT: Token must be a short-lived token and in a reasonable timeframe"
-        }
-        return nil
+        guard request.url == url.absoluteString else { return HTTP2Response(status: 404) }
+        let response = await sandbox.respond(to: request)
+        let token = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["access_token"]
+        if response.status == 200, let token = token as? String { state.withLock { $0.issued.append(token) } }
+        return response
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldLog
 import HeraldSandbox
+import HeraldTestSupport
 import Testing
 
 @Suite("HTTP/2 server over libnghttp2, driven by curl")
@@ -147,6 +149,21 @@ struct HTTP2ServerTests {
         #expect(result.status == 1, "\(result.stderr)")  // "Received HTTP/0.9 when not allowed": binary frames
         #expect(test.requestsPerConnection.isEmpty)
         #expect(log.entries("sandbox: a client broke the HTTP/2 protocol; GOAWAY, then close").count == 1)
+    }
+
+    @Test(
+        "a TLS handshake the client breaks off (it does not trust the certificate) is logged, and nothing is answered")
+    func refusedHandshakeIsLogged() async throws {
+        let log = CapturingLogHandler()
+        let test = try TestServer(tls: try TLSIdentity.selfSigned(in: try temporaryDirectory()), logger: log.logger())
+        let result = try await Curl.run(["--http2", test.url("/echo", scheme: "https")])
+        try await eventually("the sandbox logged the failed handshake") {
+            !log.entries("sandbox: a TLS handshake failed; the connection closes").isEmpty
+        }
+        await test.server.stop()
+        #expect(result.status == 60, "\(result.stderr)")  // the peer certificate cannot be authenticated
+        #expect(test.requestsPerConnection.isEmpty)
+        #expect(log.entries("sandbox: a TLS handshake failed; the connection closes").map(\.level) == [.debug])
     }
 
     @Test("an unknown path is a 404 with an empty body")

@@ -14,7 +14,7 @@ struct RunScriptTests {
         let scratch = try TemporaryDirectory("herald-run")
         defer { scratch.remove() }
         let directory = scratch.path
-        let port = try Self.unusedPort()
+        let port = try LoopbackPort.unused()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/run-dev.sh").path
         let run = try ChildProcess.spawn(
@@ -107,22 +107,6 @@ struct RunScriptTests {
         return lines[index + 1]
     }
 
-    /// A loopback port nothing listens on right now.
-    private static func unusedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
-            }
-        }
-        try #require(bound, "cannot bind a loopback socket")
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// What a child wrote so far.

@@ -40,10 +40,10 @@ public enum APNsRequest {
         if let expiresAt, let ttl = payload.ttlSeconds, ttl > 0 {
             fields["apns-expiration"] = String(Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
         }
-        var headers: [(name: String, value: String)] = [
-            ("authorization", "bearer \(providerToken)"), ("content-type", "application/json"),
+        var headers = [
+            HTTP2Header("authorization", "bearer \(providerToken)"), HTTP2Header("content-type", "application/json"),
         ]
-        headers += headerOrder.compactMap { name in fields[name].map { (name, $0) } }
+        headers += headerOrder.compactMap { name in fields[name].map { HTTP2Header(name, $0) } }
         return HTTP2Request(
             method: "POST", url: "\(configuration.baseURL)/3/device/\(deviceToken)", headers: headers, body: body)
     }

@@ -102,7 +102,10 @@ public final class FCMAccessTokenCache: Sendable {
         let response = try await send(
             HTTP2Request(
                 method: "POST", url: account.tokenURI.absoluteString,
-                headers: [("content-type", "application/x-www-form-urlencoded"), ("accept", "application/json")],
+                headers: [
+                    HTTP2Header("content-type", "application/x-www-form-urlencoded"),
+                    HTTP2Header("accept", "application/json"),
+                ],
                 body: Array(body.utf8)))
         return try Self.token(from: response, requestedAt: started, margin: refreshMargin)
     }

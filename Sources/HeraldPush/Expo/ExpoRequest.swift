@@ -33,10 +33,8 @@ public enum ExpoRequest {
     /// No `accept-encoding`: the answer comes uncompressed, which every HTTP/2 engine reads as
     /// it is (the nghttp2 engine passes that header through and decodes nothing).
     private static func post(_ url: String, body: [UInt8], configuration: ExpoConfiguration) -> HTTP2Request {
-        var headers: [(name: String, value: String)] = [
-            ("accept", "application/json"), ("content-type", "application/json"),
-        ]
-        if let token = configuration.accessToken { headers.append(("authorization", "Bearer \(token)")) }
+        var headers = [HTTP2Header("accept", "application/json"), HTTP2Header("content-type", "application/json")]
+        if let token = configuration.accessToken { headers.append(HTTP2Header("authorization", "Bearer \(token)")) }
         return HTTP2Request(method: "POST", url: url, headers: headers, body: body)
     }
 

@@ -31,7 +31,8 @@ public enum FCMSendRequest {
         return HTTP2Request(
             method: "POST", url: configuration.sendURL,
             headers: [
-                ("authorization", "Bearer \(accessToken)"), ("content-type", "application/json; charset=utf-8"),
+                HTTP2Header("authorization", "Bearer \(accessToken)"),
+                HTTP2Header("content-type", "application/json; charset=utf-8"),
             ],
             body: body)
     }

@@ -1,4 +1,6 @@
-/// How an `HTTP2Client` connects and how long it waits.
+import HeraldLog
+
+/// How an `HTTP2Client` connects, how long it waits, and where it reports trouble.
 public struct HTTP2ClientConfiguration: Sendable {
     /// How HTTP/2 is negotiated.
     public enum Negotiation: Sendable {
@@ -24,11 +26,15 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// A PEM file of the certificate authorities to trust instead of the system's (a sandbox's
     /// self-signed certificate).
     public var caFile: String?
+    /// The application's logger: connections that could not be set up (warning; error when
+    /// retrying cannot help), GOAWAYs (notice; warning with an error code) and connections lost
+    /// with requests in flight (warning). Requests' own failures are thrown, not logged.
+    public var logger: Logger
 
     public init(
         negotiation: Negotiation = .tls, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
         requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
-        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil
+        keepAliveIdle: Duration = .seconds(60), caFile: String? = nil, logger: Logger = .disabled
     ) {
         self.negotiation = negotiation
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -37,5 +43,6 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.keepAliveIdle = keepAliveIdle
         self.caFile = caFile
+        self.logger = logger
     }
 }

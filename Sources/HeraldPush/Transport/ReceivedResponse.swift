@@ -8,17 +8,16 @@ struct ReceivedResponse: Sendable {
 
     /// The response with its header lines parsed.
     var parsed: HTTP2Response {
-        var headers: [(name: String, value: String)] = []
+        var headers: [HTTP2Header] = []
         // The status line and the blank line have no colon.
         for line in head.split(separator: UInt8(ascii: "\n")) {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
             let end = value.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }.map { $0 + 1 } ?? value.startIndex
             headers.append(
-                (
+                HTTP2Header(
                     String(decoding: line[..<colon], as: UTF8.self).lowercased(),
-                    String(decoding: value[..<end], as: UTF8.self)
-                ))
+                    String(decoding: value[..<end], as: UTF8.self)))
         }
         return HTTP2Response(status: status, headers: headers, body: body)
     }

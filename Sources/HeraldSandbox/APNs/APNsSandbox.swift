@@ -113,13 +113,19 @@ public final class APNsSandbox: Sendable {
         state.withLock { $0.faults.set(fault, for: deviceToken, at: now, times: times) }
     }
 
-    /// Ends the fault of `deviceToken`.
+    /// Refuses the provider token `token` from now on with 403 `InvalidProviderToken`, as APNs
+    /// does a token it stopped trusting; the sender may sign a new one at once.
+    public func invalidateProviderToken(_ token: String) {
+        reader.auth.invalidate(token)
+    }
+
     /// The fault still set for `deviceToken`, without counting a request: nil once a fault set
     /// for some `times` has met them all.
     public func fault(for deviceToken: String) -> APNsFault? {
         state.withLock { $0.faults.peek(deviceToken) }
     }
 
+    /// Ends the fault of `deviceToken`.
     public func clearFault(for deviceToken: String) {
         state.withLock { $0.faults.clear(deviceToken) }
     }

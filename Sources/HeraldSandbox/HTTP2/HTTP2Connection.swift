@@ -28,6 +28,10 @@ final class HTTP2Connection: SessionDelegate {
     /// Set once the session ended gracefully: our side is shut (FIN sent), and what the client
     /// still sends is read and dropped until it closes too, or until this instant.
     private(set) var lingersUntil: ContinuousClock.Instant?
+    /// Requests begun, for ``HTTP2ServerFaults/goAwayAfterRequests``.
+    private var requestsBegun = 0
+    /// Set once that fault's GOAWAY is queued: the last stream taken; later ones are refused.
+    private var lastStreamTaken: Int32?
 
     /// How long a gracefully closed connection waits for the client to close its side.
     static let lingerTime: Duration = .seconds(2)
@@ -43,6 +47,7 @@ final class HTTP2Connection: SessionDelegate {
             .server(maxConcurrentStreams: server.configuration.maxConcurrentStreams), throwing: HTTP2ServerError.self)
         session.delegate = self
         io.session = session
+        if server.configuration.faults.goAwayAfterRequests == 0 { goAwayAfterLastRequest(streamID: 0) }
     }
 
     deinit {
@@ -164,15 +169,27 @@ final class HTTP2Connection: SessionDelegate {
 
     // MARK: Faults and shutdown
 
-    /// Sends GOAWAY (see ``Session/goAway(code:throwing:)``).
+    /// Sends GOAWAY naming the last stream the client opened (see
+    /// ``Session/goAway(code:lastStreamID:throwing:)``).
     func goAway(_ code: HTTP2ErrorCode) {
+        queueGoAway(code, lastStreamID: nil)
+        flush()
+    }
+
+    /// Queues the GOAWAY of ``HTTP2ServerFaults/goAwayAfterRequests`` naming `streamID`, the last
+    /// stream taken (written by the flush under way: this runs in session callbacks too).
+    private func goAwayAfterLastRequest(streamID: Int32) {
+        lastStreamTaken = streamID
+        queueGoAway(.noError, lastStreamID: streamID)
+    }
+
+    private func queueGoAway(_ code: HTTP2ErrorCode, lastStreamID: Int32?) {
         do {
-            try session.goAway(code: code.rawValue, throwing: HTTP2ServerError.self)
+            try session.goAway(code: code.rawValue, lastStreamID: lastStreamID, throwing: HTTP2ServerError.self)
         } catch {
             server.configuration.logger.debug("sandbox: GOAWAY could not be sent", metadata: ["error": "\(error)"])
             isFinished = true
         }
-        flush()
     }
 
     /// Makes the coming close a TCP reset: no GOAWAY, no FIN.
@@ -185,7 +202,16 @@ final class HTTP2Connection: SessionDelegate {
     // MARK: Session callbacks
 
     func sessionBeganRequest(streamID: Int32) {
+        if let last = lastStreamTaken, streamID > last {
+            // Opened before the client read the GOAWAY: never taken, so safe to send again.
+            session.reset(streamID: streamID, code: HTTP2ErrorCode.refusedStream.rawValue)
+            return
+        }
         streams[streamID] = HTTP2Stream()
+        requestsBegun += 1
+        if requestsBegun == server.configuration.faults.goAwayAfterRequests {
+            goAwayAfterLastRequest(streamID: streamID)
+        }
     }
 
     func sessionReceivedHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -202,23 +228,27 @@ final class HTTP2Connection: SessionDelegate {
     }
 
     func sessionReceivedData(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        streams[streamID]?.body.append(contentsOf: bytes)
+        guard let stream = streams[streamID], !stream.dispatched else { return }
+        stream.body.append(contentsOf: bytes)
     }
 
     func sessionReceived(_ frame: ReceivedFrame) {
         switch frame {
-        case .endOfStream(let streamID): requestComplete(streamID: streamID)
+        case .requestHeaders(let streamID):
+            if server.configuration.faults.answersBeforeBody { dispatch(streamID: streamID) }
+        case .endOfStream(let streamID): dispatch(streamID: streamID)
         case .reset: server.resetsReceived.add(1, ordering: .relaxed)
         case .goAway: server.goAwaysReceived.add(1, ordering: .relaxed)
         case .settings: break
         }
     }
 
-    /// The request on `streamID` is whole: hand it to the handler. An answer ready at once is
-    /// submitted now (and written by the `pump` under way); a later one comes back through the
-    /// loop to ``respond(streamID:with:)``.
-    private func requestComplete(streamID: Int32) {
-        guard let stream = streams[streamID] else { return }
+    /// The request on `streamID` is whole (or, answering before the body, its head is): hand it
+    /// to the handler, once. An answer ready at once is submitted now (and written by the `pump`
+    /// under way); a later one comes back through the loop to ``respond(streamID:with:)``.
+    private func dispatch(streamID: Int32) {
+        guard let stream = streams[streamID], !stream.dispatched else { return }
+        stream.dispatched = true
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
             headers: stream.headers, body: stream.body, connectionID: id)
@@ -254,14 +284,19 @@ final class HTTP2Connection: SessionDelegate {
             response.whenUnanswered?()
             return
         }
-        if response.dropsConnection {
+        switch response.fault {
+        case .dropConnection?:
             resetOnClose()
             return
+        case .resetStream(let code)?:
+            session.reset(streamID: streamID, code: code.rawValue)
+            return
+        case nil: break
         }
         stream.response = OutgoingBody(response.body)
         var block = HeaderBlock(capacity: response.headers.count + 1)
         block.append(":status".utf8, String(response.status).utf8)
-        for field in response.headers { block.append(field.name.lowercased().utf8, field.value.utf8) }
+        for field in response.headers { block.append(field.lowercasedName.utf8, field.value.utf8) }
         do {
             try session.submitResponse(
                 streamID: streamID, block, hasBody: !response.body.isEmpty, throwing: HTTP2ServerError.self)

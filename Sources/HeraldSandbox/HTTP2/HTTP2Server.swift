@@ -8,8 +8,9 @@ import Synchronization
 /// An HTTP/2 server on loopback over libnghttp2: cleartext with prior knowledge (h2c) or TLS with
 /// ALPN `h2`, a few epoll event-loop threads, many concurrent streams per connection, each
 /// complete request answered by a handler, on the loop thread when its answer is ready at once
-/// (``HTTP2Answer``). It also injects the faults a provider
-/// sandbox needs: GOAWAY now, connections cut mid-stream, slow responses.
+/// (``HTTP2Answer``). It also injects the faults a provider sandbox and the push client's tests
+/// need: GOAWAY now or after some requests, connections cut mid-stream, streams reset, slow
+/// responses, answers before the body, no `h2` in ALPN, a crash (``HTTP2ServerFaults``).
 ///
 /// Call ``stop()`` when done: the event-loop threads otherwise run until the process ends.
 public final class HTTP2Server: Sendable {
@@ -42,7 +43,7 @@ public final class HTTP2Server: Sendable {
         let tls = try configuration.tls.map { identity throws(HTTP2ServerError) in
             try TLSContext(
                 serverCertificate: identity.certificatePath, privateKey: identity.privateKeyPath,
-                throwing: HTTP2ServerError.self)
+                selectsH2: !configuration.faults.refusesH2InALPN, throwing: HTTP2ServerError.self)
         }
         let listener = try ListeningSocket.open(host: configuration.host, port: configuration.port)
         var loops: [ServerLoop] = []
@@ -63,14 +64,26 @@ public final class HTTP2Server: Sendable {
     /// Stops accepting, sends GOAWAY on every connection, lets streams in progress finish within
     /// the configured grace, then closes everything and ends the threads. Later calls return at once.
     public func stop() async {
+        let deadline = ContinuousClock.now + context.configuration.shutdownGrace
+        await end { $0.beginStop(deadline: deadline) }
+    }
+
+    /// Ends the server as a crash would: stops listening and resets every connection at once,
+    /// without GOAWAY, failing every stream in flight; then ends the threads. The port may be
+    /// bound again at once. Later calls, and ``stop()`` after it, return at once.
+    public func kill() async {
+        await end { $0.abort() }
+    }
+
+    /// Runs `ending` on every loop, once in the server's life, and waits for the threads.
+    private func end(_ ending: @escaping @Sendable (LoopRunner) -> Void) async {
         guard
             !stopping.withLock({ stopping in
                 defer { stopping = true }
                 return stopping
             })
         else { return }
-        let deadline = ContinuousClock.now + context.configuration.shutdownGrace
-        for loop in context.loops { loop.execute { $0.beginStop(deadline: deadline) } }
+        for loop in context.loops { loop.execute(ending) }
         for loop in context.loops { await loop.waitForExit() }
         for thread in threads { LoopThread.join(thread) }
     }

@@ -8,5 +8,7 @@ final class HTTP2Stream {
     var scheme = ""
     var headers: [HTTP2Header] = []
     var body: [UInt8] = []
+    /// Handed to the handler: what still arrives is dropped.
+    var dispatched = false
     var response = OutgoingBody()
 }

@@ -109,6 +109,13 @@ final class LoopRunner {
         goAway(.noError)
     }
 
+    /// Stops accepting and resets every connection at once (no GOAWAY): the loop ends now.
+    func abort() {
+        stopDeadline = .now
+        closeListener()
+        dropConnections()
+    }
+
     // MARK: Internals
 
     private func acceptConnections() {

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCrypto
+import HeraldHTTP
 import HeraldModel
 import HeraldPush
 
@@ -34,14 +35,15 @@ struct PushSenders: Sendable {
         self.apnsProviderToken = apnsProviderToken
     }
 
-    /// Clients for the configured providers; throws ``PushSettingsError`` when the APNs key file
-    /// cannot be read or is not a P-256 key, or the FCM service account cannot be read or used.
+    /// Clients for the configured providers, whose HTTP/2 clients report to `logger`; throws
+    /// ``PushSettingsError`` when the APNs key file cannot be read or is not a P-256 key, or the
+    /// FCM service account cannot be read or used.
     ///
     /// Without an APNs base URL, production devices go to APNs production and development
     /// devices to its development gateway; with one, every device goes there.
     init(
         apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, expo expoSettings: ExpoSettings?,
-        now: @escaping @Sendable () -> Date
+        logger: Logger, now: @escaping @Sendable () -> Date
     ) throws {
         // Credentials first: a bad file stops the start before any client thread runs.
         let token = try apnsSettings.map { try Self.providerToken($0, now: now) }
@@ -49,7 +51,7 @@ struct PushSenders: Sendable {
         var shared: [String?: HTTP2Client] = [:]
         func http(caFile: String?) throws -> HTTP2Client {
             if let client = shared[caFile] { return client }
-            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile))
+            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile, logger: logger))
             shared[caFile] = client
             return client
         }

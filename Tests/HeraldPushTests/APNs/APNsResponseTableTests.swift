@@ -49,7 +49,7 @@ struct APNsResponseTableTests {
     func row(index: Int) async throws {
         let row = Self.rows[index]
         let (client, fake) = try APNsFixtures.client(clock: TestClock())
-        fake.script(row.status, reason: row.reason, headers: [("retry-after", "120")])
+        fake.script(row.status, reason: row.reason, headers: [HTTP2Header("retry-after", "120")])
         #expect(try await send(client) == row.verdict)
     }
 

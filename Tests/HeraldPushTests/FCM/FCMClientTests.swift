@@ -22,16 +22,23 @@ struct FCMClientTests {
             now: clock.now)
     }
 
+    /// The verdict of a send FCM accepted last: `.sent` with the name it answered.
+    func accepted(_ fake: FakeFCM) -> PushVerdict {
+        .sent(providerMessageID: fake.sandbox.accepted.last?.name)
+    }
+
     @Test("sends pass a strict FCM with one access token for many; the verdict carries FCM's name")
     func sent() async throws {
         let fake = try FakeFCM(clock: clock)
         let client = client(fake)
         for _ in 0..<5 {
-            #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
+            let verdict = try await send(client)
+            #expect(verdict == accepted(fake))
+            #expect(fake.sandbox.accepted.last?.name.hasPrefix("projects/herald-test/messages/") == true)
             clock.advance(minutes: 5)
         }
-        #expect(fake.received.count == 5 && fake.received.allSatisfy { fake.problem(with: $0) == nil })
-        #expect(Set(fake.received.compactMap(FakeFCM.bearer)) == ["ya29.token-1"])
+        #expect(fake.received.count == 5 && fake.refusals.isEmpty && fake.sandbox.accepted.count == 5)
+        #expect(Set(fake.received.compactMap(FakeFCM.bearer)) == Set(fake.tokens.issued.prefix(1)))
         #expect(fake.tokens.calls == 1)
     }
 
@@ -39,11 +46,13 @@ struct FCMClientTests {
     func unauthenticated() async throws {
         let fake = try FakeFCM(clock: clock)
         let client = client(fake)
-        #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
-        fake.revoke("ya29.token-1")
+        #expect(try await send(client) == accepted(fake))
+        fake.revokeAccessTokens()
         #expect(try await send(client) == .retry(reason: "UNAUTHENTICATED", retryAfter: nil))
-        #expect(try await send(client) == .sent(providerMessageID: "projects/herald-test/messages/0:42"))
-        #expect(fake.received.compactMap(FakeFCM.bearer) == ["ya29.token-1", "ya29.token-1", "ya29.token-2"])
+        #expect(try await send(client) == accepted(fake))
+        let issued = fake.tokens.issued
+        #expect(issued.count == 2 && issued[0] != issued[1])
+        #expect(fake.received.compactMap(FakeFCM.bearer) == [issued[0], issued[0], issued[1]])
         #expect(fake.tokens.calls == 2)
     }
 
@@ -58,7 +67,7 @@ struct FCMClientTests {
         #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH"))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
-            headers: [("retry-after", "7")])
+            headers: [HTTP2Header("retry-after", "7")])
         #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7"))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"))

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTPTestSupport
 import HeraldPush
+import HeraldSandbox
 import Testing
 
 /// What the client promises beyond the basic suite: ALPN, the server's stream limit,
@@ -8,8 +9,8 @@ import Testing
 @Suite("HTTP2Client: TLS, limits, bodies and names")
 struct HTTP2ClientEngineTests {
     @Test func serverWithoutH2InALPNIsTypedAndFinal() async throws {
-        let server = try await TLSServerWithoutH2.start()
-        let client = try await HTTP2ClientTests.makeClient()
+        let server = try TransportServer(faults: HTTP2ServerFaults(refusesH2InALPN: true))
+        let client = try HTTP2ClientTests.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(server.port)/"))
         }
@@ -21,9 +22,10 @@ struct HTTP2ClientEngineTests {
     }
 
     @Test func serverStreamLimitIsRespected() async throws {
-        // nghttpd allows 4 streams per connection: 40 requests at once need both connections.
-        let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=4"])
-        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 2)
+        // The server allows 4 streams per connection (nghttp2 refuses a fifth): 40 requests at once
+        // need both connections.
+        let server = try TransportServer(maxConcurrentStreams: 4)
+        let client = try HTTP2ClientTests.makeClient(maxConnectionsPerHost: 2)
         // The first connection learns the limit from the server's SETTINGS.
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
         let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -45,9 +47,9 @@ struct HTTP2ClientEngineTests {
 
     @Test func aRequestWaitsForAFreeStreamRatherThanAnotherConnection() async throws {
         // One stream per connection and one connection: a request behind a hanging one waits,
-        // unsent, until its timeout; a cancelled one leaves at once.
-        let server = try await NGHTTPD.start(options: ["--echo-upload", "--max-concurrent-streams=1"])
-        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
+        // unsent (the server would refuse it), until its timeout; a cancelled one leaves at once.
+        let server = try TransportServer(maxConcurrentStreams: 1)
+        let client = try HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
@@ -60,6 +62,7 @@ struct HTTP2ClientEngineTests {
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(client.connectionsOpened == 1)
+        #expect(server.requests.map(\.path) == ["/hello.txt", "/hang"])
 
         await client.shutdown()
         let closed = await #expect(throws: HTTP2ClientError.self) { try await hanging.value }
@@ -84,10 +87,10 @@ struct HTTP2ClientEngineTests {
     @Test func finishedStreamsAreNeverReset() async throws {
         // nghttp2 servers end a connection with GOAWAY after about 1,000 client resets, so 3,000
         // requests on one connection fail or reconnect if the client resets finished streams.
-        // (libcurl 7.88, the removed engine, did when a POST's answer had no body.) nghttpd serves the empty file
-        // without reading the upload (no --echo-upload).
-        let server = try await NGHTTPD.start(options: [])
-        let client = try await HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
+        // (libcurl 7.88, the removed engine, did when a POST's answer had no body.) The server
+        // answers each POST on its HEADERS, without reading the upload, with no body.
+        let server = try TransportServer(faults: HTTP2ServerFaults(answersBeforeBody: true))
+        let client = try HTTP2ClientTests.makeClient(maxConnectionsPerHost: 1)
         let request = HTTP2Request(method: "POST", url: server.url("/empty"), body: Array(repeating: 0x41, count: 100))
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             var failures = 0
@@ -99,13 +102,14 @@ struct HTTP2ClientEngineTests {
         }
         #expect(failures == 0)
         #expect(client.connectionsOpened == 1)
+        #expect(server.server.resetsReceived == 0)
         await client.shutdown()
         await server.stop()
     }
 
     @Test func largeBodyIsEchoedIntact() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient()
+        let server = try TransportServer()
+        let client = try HTTP2ClientTests.makeClient()
         let body = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
         let echoed = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: body))
         #expect(echoed.status == 200)
@@ -116,8 +120,8 @@ struct HTTP2ClientEngineTests {
     }
 
     @Test func ipv4LiteralAndLocalhostBothVerify() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient()
+        let server = try TransportServer()
+        let client = try HTTP2ClientTests.makeClient()
         for host in ["127.0.0.1", "localhost"] {
             let response = try await client.send(HTTP2Request(url: "https://\(host):\(server.port)/hello.txt"))
             #expect(response.status == 200, "\(host)")
@@ -129,65 +133,25 @@ struct HTTP2ClientEngineTests {
     }
 
     @Test func h2cWithPriorKnowledgeReusesItsConnection() async throws {
-        let server = try await NGHTTPD.start(cleartext: true)
+        let server = try TransportServer(cleartext: true)
         let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(negotiation: .priorKnowledge))
-        for index in 0..<3 {
-            let body = Array("h2c \(index)".utf8)
-            let echoed = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: body))
-            #expect(echoed.status == 200)
-            #expect(echoed.body == body)
-        }
+        try await HTTP2ClientTests.echoInTurn(3, client: client, server: server, tag: "h2c")
         #expect(client.connectionsOpened == 1)
         await client.shutdown()
         await server.stop()
     }
 
     @Test func acceptEncodingPassesThroughUndecoded() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await HTTP2ClientTests.makeClient()
-        // nghttpd answers a static file as it is, whatever the client accepts.
+        let server = try TransportServer()
+        let client = try HTTP2ClientTests.makeClient()
+        // The server answers a static file as it is, whatever the client accepts.
         let response = try await client.send(
-            HTTP2Request(url: server.url("/hello.txt"), headers: [("Accept-Encoding", "gzip, deflate")]))
+            HTTP2Request(url: server.url("/hello.txt"), headers: [HTTP2Header("Accept-Encoding", "gzip, deflate")]))
         #expect(response.status == 200)
         #expect(response.body == Array("hello\n".utf8))
+        #expect(server.requests.last?.header("accept-encoding") == "gzip, deflate")
         await client.shutdown()
         await server.stop()
-    }
-}
-
-/// `openssl s_server` on a loopback port: TLS with the test certificate, but no ALPN, so no h2.
-private final class TLSServerWithoutH2: Sendable {
-    let port: Int
-    private let process: ChildProcess
-
-    private init(port: Int, process: ChildProcess) {
-        self.port = port
-        self.process = process
-    }
-
-    deinit { process.send(SIGKILL) }
-
-    static func start() async throws -> TLSServerWithoutH2 {
-        let certificate = try await TestCertificate.shared.value
-        let port = try freePort()
-        let process = try ChildProcess.spawn(
-            "/usr/bin/openssl",
-            [
-                "s_server", "-quiet", "-www", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificateFile,
-                "-key", certificate.keyFile,
-            ], captureOutput: false, captureError: false)
-        let server = TLSServerWithoutH2(port: port, process: process)
-        for _ in 0..<250 {
-            if canConnect(port) { return server }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await server.stop()
-        throw NGHTTPDError(message: "openssl s_server did not listen on port \(port)")
-    }
-
-    func stop() async {
-        process.send(SIGKILL)
-        _ = await process.exit()
     }
 }
 
@@ -199,28 +163,26 @@ private final class FullBacklogListener: Sendable {
 
     init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 0) == 0 else {
+        let port: Int
+        do {
+            port = try LoopbackPort.bind(listener)
+            guard listen(listener, 0) == 0 else { throw LoopbackPortError(errno: errno) }
+        } catch {
             Glibc.close(listener)
-            throw NGHTTPDError(message: "could not listen")
+            throw error
         }
+        var address = LoopbackPort.address(port: port)
         var fillers: [Int32] = []
         for _ in 0..<4 {
             let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             fillers.append(filler)
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         descriptors = [listener] + fillers
     }
 

@@ -1,15 +1,26 @@
 import Foundation
+import HeraldHTTPTestSupport
 import HeraldPush
+import HeraldSandbox
 import Testing
 
-@Suite("HTTP2Client against nghttpd")
+@Suite("HTTP2Client against the sandbox's HTTP/2 server")
 struct HTTP2ClientTests {
-    /// HTTP/2 over TLS, trusting the test certificate.
-    static func makeClient(maxConnectionsPerHost: Int = 2) async throws -> HTTP2Client {
+    /// HTTP/2 over TLS, trusting the transport server's certificate.
+    static func makeClient(maxConnectionsPerHost: Int = 2) throws -> HTTP2Client {
         try HTTP2Client(
             configuration: HTTP2ClientConfiguration(
-                maxConnectionsPerHost: maxConnectionsPerHost,
-                caFile: try await TestCertificate.shared.value.certificateFile))
+                maxConnectionsPerHost: maxConnectionsPerHost, caFile: try TransportServer.caFile))
+    }
+
+    /// POSTs `count` bodies to `/echo` one after the other, each echoed whole.
+    static func echoInTurn(_ count: Int, client: HTTP2Client, server: TransportServer, tag: String) async throws {
+        for index in 0..<count {
+            let body = Array("\(tag) \(index)".utf8)
+            let echoed = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: body))
+            #expect(echoed.status == 200)
+            #expect(echoed.body == body)
+        }
     }
 
     /// `liveHandles` of a client with no request in flight: the TLS context plus an `SSL` object and a session per open connection.
@@ -18,8 +29,8 @@ struct HTTP2ClientTests {
     }
 
     @Test func getAndPostRoundTrip() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
 
         let hello = try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         #expect(hello.status == 200)
@@ -29,7 +40,8 @@ struct HTTP2ClientTests {
         let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         let echoed = try await client.send(
             HTTP2Request(
-                method: "POST", url: server.url("/3/device/abc"), headers: [("apns-topic", "app.herald")], body: body))
+                method: "POST", url: server.url("/3/device/abc"), headers: [HTTP2Header("apns-topic", "app.herald")],
+                body: body))
         #expect(echoed.status == 200)
         #expect(echoed.body == body)
 
@@ -42,8 +54,8 @@ struct HTTP2ClientTests {
     @Test func multiplexesConcurrentRequestsOverFewConnections()
         async throws
     {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<200 {
                 group.addTask {
@@ -59,8 +71,8 @@ struct HTTP2ClientTests {
     }
 
     @Test func requestTimeoutIsTyped() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hang"), timeout: .milliseconds(300)))
         }
@@ -70,9 +82,9 @@ struct HTTP2ClientTests {
     }
 
     @Test func connectionRefusedIsTyped() async throws {
-        let client = try await Self.makeClient()
+        let client = try Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
-            try await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
+            try await client.send(HTTP2Request(url: "https://127.0.0.1:\(try LoopbackPort.unused())/"))
         }
         #expect(error?.kind == .connectionRefused)
         #expect(error?.isRetryable == true)
@@ -80,7 +92,7 @@ struct HTTP2ClientTests {
     }
 
     @Test func untrustedCertificateIsTypedAndFinal() async throws {
-        let server = try await NGHTTPD.start()
+        let server = try TransportServer()
         let client = try HTTP2Client(configuration: HTTP2ClientConfiguration())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hello.txt")))
@@ -93,26 +105,27 @@ struct HTTP2ClientTests {
     @Test func headerWithALineBreakIsRefusedBeforeSending()
         async throws
     {
-        let client = try await Self.makeClient()
+        let client = try Self.makeClient()
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(
-                HTTP2Request(url: "https://127.0.0.1:1/", headers: [("apns-topic", "app\r\nx-injected: 1")]))
+                HTTP2Request(url: "https://127.0.0.1:1/", headers: [HTTP2Header("apns-topic", "app\r\nx-injected: 1")]))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(client.liveHandles == 1)
     }
 
     @Test func killedServerFailsEveryInFlightRequestThenALaterOneReconnects() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
         #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
+        // In flight behind it: the server holds them unanswered, as a server about to crash.
         let queuedBehind = (0..<10).map { _ in
-            Task { try await client.send(HTTP2Request(url: server.url("/hello.txt"))) }
+            Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         }
-        await server.stop(signal: SIGKILL)
+        await server.kill()
 
         for task in [hanging] + queuedBehind {
             let error = await #expect(throws: HTTP2ClientError.self) { try await task.value }
@@ -121,15 +134,15 @@ struct HTTP2ClientTests {
             #expect([.connectionLost, .goaway, .connectionRefused, .tlsHandshake].contains(error?.kind))
         }
 
-        let restarted = try await NGHTTPD.start(port: server.port)
+        let restarted = try TransportServer(port: server.port)
         #expect(try await client.send(HTTP2Request(url: restarted.url("/hello.txt"))).status == 200)
         #expect(client.connectionsOpened >= 2)
         await restarted.stop()
     }
 
     @Test func cancellingARequestInFlightRemovesIt() async throws {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()
         hanging.cancel()
@@ -147,11 +160,11 @@ struct HTTP2ClientTests {
     @Test func shutdownFailsRequestsInFlightAndFreesEveryHandle()
         async throws
     {
-        let server = try await NGHTTPD.start()
-        let client = try await Self.makeClient()
+        let server = try TransportServer()
+        let client = try Self.makeClient()
         #expect(client.liveHandles == 1)
         _ = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: [1, 2, 3]))
-        _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(try freePort())/"))
+        _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(try LoopbackPort.unused())/"))
         #expect(client.liveHandles == Self.idleHandles(openConnections: 1))
 
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
@@ -177,25 +190,41 @@ struct HTTP2ClientFaultTests {
     }
 
     @Test func goawayIsTyped() async throws {
-        let server = try MisbehavingH2CServer(.goaway)
-        defer { server.stop() }
+        // GOAWAY with last stream id 0 and NO_ERROR after the SETTINGS: the request was never processed.
+        let server = try TransportServer(cleartext: true, faults: HTTP2ServerFaults(goAwayAfterRequests: 0))
         let client = try HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: [1]))
         }
         #expect(error?.kind == .goaway)
         #expect(error?.isRetryable == true)
+        #expect(server.requests.isEmpty)
+        await client.shutdown()
+        await server.stop()
     }
 
     @Test func streamResetIsTyped() async throws {
-        let server = try MisbehavingH2CServer(.resetStream)
-        defer { server.stop() }
+        let server = try TransportServer(cleartext: true)
         let client = try HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
-            try await client.send(HTTP2Request(url: server.url("/")))
+            try await client.send(HTTP2Request(url: server.url("/reset")))
         }
         #expect(error?.kind == .streamReset)
         #expect(error?.isRetryable == true)
         #expect(error?.message.contains("INTERNAL_ERROR") == true)
+        await client.shutdown()
+        await server.stop()
+    }
+
+    @Test func goawayAfterSomeRequestsMovesLaterOnesToANewConnection() async throws {
+        // A server that takes two requests per connection (as providers end connections with
+        // GOAWAY): requests one after the other all pass, two connections each.
+        let server = try TransportServer(cleartext: true, faults: HTTP2ServerFaults(goAwayAfterRequests: 2))
+        let client = try HTTP2Client(configuration: h2c())
+        try await HTTP2ClientTests.echoInTurn(6, client: client, server: server, tag: "goaway")
+        #expect(client.connectionsOpened == 3)
+        #expect(Set(server.requests.map(\.connectionID)).count == 3)
+        await client.shutdown()
+        await server.stop()
     }
 }

@@ -63,10 +63,6 @@ final class APNsFixture: Sendable {
     }
 }
 
-extension HTTP2Response {
-    func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
-}
-
 /// The time a test's clock shows, moved by hand.
 final class TestNow: Sendable {
     let value: Mutex<Date>

@@ -63,4 +63,19 @@ struct APNsProviderTokenTests {
         // Requests still in flight with the previous token are answered.
         #expect(await fixture.sandbox.respond(to: fixture.request()).status == 200)
     }
+
+    @Test("an invalidated token is InvalidProviderToken from then on, and a new one is taken at once")
+    func invalidated() async throws {
+        let fixture = try APNsFixture()
+        #expect(await fixture.sandbox.respond(to: fixture.request()).status == 200)
+        fixture.sandbox.invalidateProviderToken(fixture.token)
+        let refused = await fixture.sandbox.respond(to: fixture.request())
+        #expect(refused.status == 403)
+        #expect(APNsFixture.reason(refused) == "InvalidProviderToken")
+        fixture.advance(60)
+        let replacement = try APNsFixture.token(key: fixture.key, iat: APNsFixture.start + 60)
+        let request = fixture.request(headers: ["authorization": "bearer \(replacement)"])
+        #expect(await fixture.sandbox.respond(to: request).status == 200)
+        #expect(APNsFixture.reason(await fixture.sandbox.respond(to: fixture.request())) == "InvalidProviderToken")
+    }
 }

@@ -1,8 +1,10 @@
 import Foundation
+import HeraldHTTPTestSupport
 import HeraldModel
 import HeraldPush
 import HeraldSandbox
 import HeraldServerModel
+import HeraldTestSupport
 import Testing
 
 /// The delivery worker against the APNs look-alike over TLS, end to end through the HTTP API.
@@ -29,6 +31,22 @@ struct DeliveryWorkerTests {
             let metrics = try await fixture.server.get("/metrics").text
             #expect(metrics.contains(#"herald_push_deliveries_total{provider="apns",outcome="sent"} 1"#))
             #expect(metrics.contains("herald_push_send_duration_seconds_count 1"))
+        }
+    }
+
+    @Test("the push client logs to the application's logger: the provider's GOAWAY is a notice")
+    func pushClientLogsToTheApplication() async throws {
+        let log = CapturingLogHandler()
+        let goAway = "push client: the server sent GOAWAY; new requests go to another connection"
+        try await PushFixture.run(logger: log.logger(label: "herald-app", level: .notice)) { fixture in
+            let token = PushFixture.deviceToken()
+            try await fixture.register(token, for: "alice")
+            let id = try await fixture.publish(to: "alice")
+            #expect(try await fixture.settledDeliveries(of: id).map(\.status) == ["sent"])
+            fixture.gateway.goAway()
+            try await eventually("the push client logged the sandbox's GOAWAY") { !log.entries(goAway).isEmpty }
+            let entry = log.entries(goAway).first
+            #expect(entry?.level == .notice && entry?.label == "herald-app" && entry?.metadata["code"] == "NO_ERROR")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTP
 import HeraldModel
 import HeraldPush
 import HeraldSandbox
@@ -20,10 +21,10 @@ struct PushFixture {
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
     /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`; the
     /// worker claims `batchSize` rows at a time (default: the server's). The server sends to FCM
-    /// unless `configuresFCM` is false.
+    /// unless `configuresFCM` is false, and logs to `logger`.
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true
+        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning)
     ) async throws -> PushFixture {
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
         let sandbox = try APNsSandbox(credentials: credentials)
@@ -32,37 +33,39 @@ struct PushFixture {
             configuration: HTTP2ServerConfiguration(tls: credentials.tls),
             answering: SandboxRouter(sandbox.routes + fcm.routes).answer)
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(gateway.port)/token")
-        let server = try await TestServer.start(configure: { configuration in
-            configuration.apns = APNsSettings(
-                keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID,
-                topic: credentials.bundleID, baseURL: "https://127.0.0.1:\(gateway.port)",
-                caFile: credentials.tls.certificatePath)
-            if configuresFCM {
-                configuration.fcm = FCMSettings(
-                    serviceAccountFile: credentials.fcm.path, baseURL: "https://127.0.0.1:\(gateway.port)",
+        let server = try await TestServer.start(
+            configure: { configuration in
+                configuration.apns = APNsSettings(
+                    keyFile: credentials.keyPath, keyID: credentials.keyID, teamID: credentials.teamID,
+                    topic: credentials.bundleID, baseURL: "https://127.0.0.1:\(gateway.port)",
                     caFile: credentials.tls.certificatePath)
-            }
-            configuration.pushWorker.isEnabled = true
-            configuration.pushWorker.retryBase = retryBase
-            configuration.pushWorker.retryCap = retryCap ?? retryBase
-            configuration.pushWorker.maxAttempts = maxAttempts
-            if let batchSize { configuration.pushWorker.batchSize = batchSize }
-        })
+                if configuresFCM {
+                    configuration.fcm = FCMSettings(
+                        serviceAccountFile: credentials.fcm.path, baseURL: "https://127.0.0.1:\(gateway.port)",
+                        caFile: credentials.tls.certificatePath)
+                }
+                configuration.pushWorker.isEnabled = true
+                configuration.pushWorker.retryBase = retryBase
+                configuration.pushWorker.retryCap = retryCap ?? retryBase
+                configuration.pushWorker.maxAttempts = maxAttempts
+                if let batchSize { configuration.pushWorker.batchSize = batchSize }
+            }, logger: logger)
         return PushFixture(
             sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
             apiKey: try await server.apiKey())
     }
 
     /// Runs `body` against a fresh fixture (see
-    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:)``) and stops it
+    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:logger:)``) and stops it
     /// afterwards, also when `body` throws.
     static func run(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, _ body: (PushFixture) async throws -> Void
+        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning),
+        _ body: (PushFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(
             retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize,
-            configuresFCM: configuresFCM)
+            configuresFCM: configuresFCM, logger: logger)
         do {
             try await body(fixture)
         } catch {

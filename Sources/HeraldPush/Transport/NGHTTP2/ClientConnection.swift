@@ -1,5 +1,6 @@
 import CNGHTTP2
 import HeraldHTTP2
+import HeraldLog
 
 #if canImport(Glibc)
     import Glibc
@@ -182,8 +183,19 @@ final class ClientConnection: SessionDelegate {
     /// Setting up failed: the pool decides what its waiting requests do.
     func failSetup(_ error: HTTP2ClientError) {
         guard state != .closed else { return }
+        if error.kind != .closed {
+            // A certificate nobody trusts or a server without HTTP/2 is a setting to fix.
+            loop.configuration.logger.log(
+                level: error.isRetryable ? .warning : .error, "push client: could not connect",
+                metadata: metadata(error))
+        }
         close()
         pool.connectionFailed(self, error)
+    }
+
+    /// The origin and `error`, for the log.
+    private func metadata(_ error: HTTP2ClientError) -> [String: String] {
+        ["host": origin.host, "port": String(origin.port), "kind": "\(error.kind)", "error": error.message]
     }
 
     // MARK: Socket events
@@ -288,6 +300,13 @@ final class ClientConnection: SessionDelegate {
         guard state != .closed else { return }
         let failed = streams.values
         streams.removeAll()
+        let inFlight = failed.count(where: { $0.phase == .streaming })
+        if inFlight > 0 && error.kind != .closed {
+            var metadata = metadata(error)
+            metadata["requests"] = String(inFlight)
+            loop.configuration.logger.warning(
+                "push client: lost a connection with requests in flight", metadata: metadata)
+        }
         for request in failed where request.phase == .streaming { loop.complete(request, .failure(error)) }
         close()
     }
@@ -351,6 +370,7 @@ final class ClientConnection: SessionDelegate {
         case .settings:
             serverSettingsReceived = true
             pool.markDirty()
+        case .requestHeaders: break
         }
     }
 
@@ -362,6 +382,13 @@ final class ClientConnection: SessionDelegate {
     }
 
     private func serverWentAway(lastStreamID: Int32, code: UInt32) {
+        loop.configuration.logger.log(
+            level: code == NGHTTP2_NO_ERROR.rawValue ? .notice : .warning,
+            "push client: the server sent GOAWAY; new requests go to another connection",
+            metadata: [
+                "host": origin.host, "port": String(origin.port), "code": String(cString: nghttp2_http2_strerror(code)),
+                "last_stream": String(lastStreamID),
+            ])
         goingAway = true
         goAwayCode = code
         goAwayLastStreamID = lastStreamID

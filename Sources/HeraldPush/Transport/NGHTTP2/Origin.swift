@@ -8,31 +8,29 @@ struct Origin: Hashable, Sendable {
     /// The `:authority` pseudo-header: the host, and the port when it is not the scheme's default.
     var authority: String
 
-    /// Splits an absolute `http://` or `https://` URL into its origin and its path with query
-    /// (the `:path`; "/" when empty). A fragment is dropped. Parsed by hand: it runs per request.
-    static func parse(_ url: String) throws(HTTP2ClientError) -> (origin: Origin, path: String) {
-        let bytes = Array(url.utf8)
-        guard let separator = bytes.firstRange(of: Array("://".utf8)) else { throw invalid(url, "no scheme") }
+    /// The origin of `request` and its `:path` (with the query; "/" when empty; a fragment
+    /// dropped), checked: an `http` or `https` scheme, a host, a port from 1 to 65535. Parsed by
+    /// hand: it runs per request.
+    static func parse(_ request: HTTP2Request) throws(HTTP2ClientError) -> (origin: Origin, path: String) {
+        guard !request.scheme.isEmpty || !request.authority.isEmpty else { throw invalid(request.url, "no scheme") }
         let secure: Bool
-        switch String(decoding: bytes[..<separator.lowerBound], as: UTF8.self).lowercased() {
+        switch request.scheme.lowercased() {
         case "https": secure = true
         case "http": secure = false
-        default: throw invalid(url, "unsupported scheme")
+        default: throw invalid(request.url, "unsupported scheme")
         }
-        let rest = bytes[separator.upperBound...]
-        let fragment = rest.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
-        let authorityEnd =
-            rest[..<fragment].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? fragment
-        let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { throw invalid(url, "bad host") }
-        var hostPart = authority[...]
+        let authority = Array(request.authority.utf8)[...]
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { throw invalid(request.url, "bad host") }
+        var hostPart = authority
         var portPart: ArraySlice<UInt8>?
         if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { throw invalid(url, "bad IPv6 host") }
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+                throw invalid(request.url, "bad IPv6 host")
+            }
             hostPart = authority[...close]
             let after = authority[(close + 1)...]
             if !after.isEmpty {
-                guard after.first == UInt8(ascii: ":") else { throw invalid(url, "bad port") }
+                guard after.first == UInt8(ascii: ":") else { throw invalid(request.url, "bad port") }
                 portPart = after.dropFirst()
             }
         } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
@@ -43,20 +41,20 @@ struct Origin: Hashable, Sendable {
         var port = defaultPort
         if let portPart {
             guard let parsed = UInt16(String(decoding: portPart, as: UTF8.self)), parsed > 0 else {
-                throw invalid(url, "bad port")
+                throw invalid(request.url, "bad port")
             }
             port = parsed
         }
         let hostText = String(decoding: hostPart, as: UTF8.self)
         let host = hostText.hasPrefix("[") ? String(hostText.dropFirst().dropLast()) : hostText
-        guard !host.isEmpty else { throw invalid(url, "bad host") }
-        let pathBytes = rest[authorityEnd..<fragment]
+        guard !host.isEmpty else { throw invalid(request.url, "bad host") }
+        let pathBytes = request.path.utf8.prefix { $0 != UInt8(ascii: "#") }
         let path =
             pathBytes.isEmpty
             ? "/"
             : pathBytes.first == UInt8(ascii: "?")
-                ? "/" + String(decoding: pathBytes, as: UTF8.self)
-                : String(decoding: pathBytes, as: UTF8.self)
+                ? "/" + String(Substring(pathBytes))
+                : String(Substring(pathBytes))
         let origin = Origin(
             secure: secure, host: host, port: port, authority: port == defaultPort ? hostText : "\(hostText):\(port)")
         return (origin, path)

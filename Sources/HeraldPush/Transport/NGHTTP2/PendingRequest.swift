@@ -52,7 +52,7 @@ final class PendingRequest: @unchecked Sendable {
     /// Checks and encodes `request`; throws `.invalidRequest` for a bad URL or a header with a
     /// line break (nothing is sent).
     init(_ request: HTTP2Request, configuration: HTTP2ClientConfiguration) throws(HTTP2ClientError) {
-        let (origin, path) = try Origin.parse(request.url)
+        let (origin, path) = try Origin.parse(request)
         self.origin = origin
         timeout = request.timeout ?? configuration.requestTimeout
         deadline = .now + timeout
@@ -62,13 +62,14 @@ final class PendingRequest: @unchecked Sendable {
         var hasContentLength = false
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(request.headers.count)
-        for (name, value) in request.headers {
+        for header in request.headers {
+            let (name, value) = (header.name, header.value)
             guard !(name.utf8.contains { $0 == 0x0D || $0 == 0x0A } || value.utf8.contains { $0 == 0x0D || $0 == 0x0A })
             else {
                 throw HTTP2ClientError(
                     kind: .invalidRequest, code: 0, library: "Herald", message: "line break in header \(name)")
             }
-            let lowered = Self.lowercased(name)
+            let lowered = header.lowercasedName
             if lowered == "host" { authority = value }
             if Self.connectionSpecific.contains(lowered) { continue }
             if lowered == "content-length" { hasContentLength = true }
@@ -94,10 +95,4 @@ final class PendingRequest: @unchecked Sendable {
 
     /// The response as received so far, for the caller.
     var received: ReceivedResponse { ReceivedResponse(status: status, head: head, body: responseBody) }
-
-    /// `name` in ASCII lowercase, without a copy when it already is.
-    private static func lowercased(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
-        return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-    }
 }

@@ -33,13 +33,15 @@ struct BenchCommand {
         case "sanitize":
             BenchSanitize(out: cli.out).run(repeats: try args.int("repeat", default: 3, range: 1...100))
         case "transport":
-            guard let url = args.value("url"), let caFile = args.value("ca-file") else {
-                throw CLIError("bench transport needs --url URL and --ca-file FILE")
-            }
-            try await BenchTransport(out: cli.out).run(
-                url: url, caFile: caFile, count: try args.int("count", default: 10_000, range: 1...10_000_000),
+            let bench = BenchTransport(
+                out: cli.out, count: try args.int("count", default: 10_000, range: 1...10_000_000),
                 window: try args.int("window", default: 500, range: 1...100_000),
                 connections: try args.int("connections", default: 2, range: 1...64))
+            switch (args.value("url"), args.value("ca-file")) {
+            case (nil, nil): try await bench.runInProcess()
+            case (let url?, let caFile?): try await bench.run(url: url, caFile: caFile)
+            default: throw CLIError("bench transport takes --url URL and --ca-file FILE together, or neither")
+            }
         default:
             throw CLIError(
                 "unknown bench command \"\(sub)\"; use `bench seed`, `bench push-seed`, `bench tokens`, "
@@ -86,7 +88,7 @@ struct BenchCommand {
                    herald bench push-seed [--devices 100000] [--database URL]
                    herald bench tokens --output FILE [--users 10000] [--database URL]
                    herald bench sanitize [--repeat 3]
-                   herald bench transport --url URL --ca-file FILE [--count 10000] [--window 500] [--connections 2]
+                   herald bench transport [--url URL --ca-file FILE] [--count 10000] [--window 500] [--connections 2]
 
             `seed` publishes notifications round-robin over the users bench-user-0 ... bench-user-N-1,
             1,000 per transaction. `push-seed` registers one production APNs device for each of the
@@ -94,8 +96,10 @@ struct BenchCommand {
             so the outbox holds N queued APNs deliveries (run it with the worker off: no `serve`).
             `tokens` writes one user token per line for those users. `sanitize` times the HTML
             sanitizer on inputs that once cost it quadratic time (best of --repeat runs each).
-            `transport` times the push providers' HTTP/2 client: --count POSTs to --url over TLS
-            trusting --ca-file, --window in flight (scripts/bench-push-transport.sh).
+            `transport` times the push providers' HTTP/2 client: --count POSTs over TLS, --window in
+            flight, to the sandbox's HTTP/2 server in this process (answering before the body, then
+            after reading it; its threads' CPU counted apart), or to --url trusting --ca-file
+            (scripts/bench-push-transport.sh).
             """,
         sections: [
             .options([
@@ -104,7 +108,7 @@ struct BenchCommand {
                 .value("devices", "N", "Devices push-seed registers {twin} (default 100000)"),
                 .value("output", "FILE", "Where tokens writes {twin}"),
                 .value("repeat", "N", "Runs of each sanitize input {twin} (default 3)"),
-                .value("url", "URL", "Where transport POSTs {twin}"),
+                .value("url", "URL", "Where transport POSTs {twin} (default: a server in process)"),
                 .value("ca-file", "FILE", "The CA transport trusts {twin}"),
                 .value("count", "N", "POSTs transport sends {twin} (default 10000)"),
                 .value("window", "N", "POSTs transport keeps in flight {twin} (default 500)"),
