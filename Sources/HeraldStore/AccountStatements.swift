@@ -79,6 +79,8 @@ enum AccountStatements {
         -> APIKeyRevocation
     {
         if try db.change("UPDATE api_keys SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL") == 1 {
+            // Its console sessions end with it, in the same transaction.
+            try db.execute("DELETE FROM console_sessions WHERE api_key_id = \(id)")
             return .revoked
         }
         let stored = try db.queryOne("SELECT revoked_at FROM api_keys WHERE id = \(id)") {
@@ -86,6 +88,58 @@ enum AccountStatements {
         }
         guard case .some(.some(let revokedAt)) = stored else { return .notFound }
         return .alreadyRevoked(revokedAt)
+    }
+
+    // MARK: Console sessions
+
+    static func createConsoleSession(_ session: ConsoleSessionRecord, _ db: some StoreConnection) throws(StoreError) {
+        try db.execute(
+            """
+            INSERT INTO console_sessions (token_hash, api_key_id, created_at, last_seen_at)
+            VALUES (\(session.hash), \(session.apiKeyID), \(session.createdAt), \(session.lastSeenAt))
+            """)
+    }
+
+    /// The session with this hash, seen now; a session past either expiry, or whose key was
+    /// revoked, is deleted and not answered.
+    static func consoleSession(
+        hash: String, now: Date, idleBefore: Date, createdBefore: Date, _ db: some StoreConnection
+    ) throws(StoreError) -> ConsoleSessionRecord? {
+        let found = try db.queryOne(
+            """
+            SELECT s.api_key_id AS api_key_id, s.created_at AS created_at, s.last_seen_at AS last_seen_at,
+                k.revoked_at AS revoked_at
+            FROM console_sessions s JOIN api_keys k ON k.id = s.api_key_id
+            WHERE s.token_hash = \(hash)
+            """
+        ) { row throws(StoreError) in
+            (
+                record: ConsoleSessionRecord(
+                    hash: hash, apiKeyID: try row.text("api_key_id"), createdAt: try row.date("created_at"),
+                    lastSeenAt: try row.date("last_seen_at")),
+                revoked: try row.optionalDate("revoked_at") != nil
+            )
+        }
+        guard let found else { return nil }
+        if found.revoked || found.record.lastSeenAt < idleBefore || found.record.createdAt < createdBefore {
+            try db.execute("DELETE FROM console_sessions WHERE token_hash = \(hash)")
+            return nil
+        }
+        try db.execute("UPDATE console_sessions SET last_seen_at = \(now) WHERE token_hash = \(hash)")
+        var seen = found.record
+        seen.lastSeenAt = now
+        return seen
+    }
+
+    static func deleteConsoleSession(hash: String, _ db: some StoreConnection) throws(StoreError) -> Bool {
+        try db.change("DELETE FROM console_sessions WHERE token_hash = \(hash)") == 1
+    }
+
+    static func pruneConsoleSessions(
+        idleBefore: Date, createdBefore: Date, _ db: some StoreConnection
+    ) throws(StoreError) -> Int {
+        try db.change(
+            "DELETE FROM console_sessions WHERE last_seen_at < \(idleBefore) OR created_at < \(createdBefore)")
     }
 
     static func recordAPIKeyUse(id: String, at: Date, _ db: some StoreConnection) throws(StoreError) {

@@ -34,6 +34,20 @@ public protocol HeraldStore: Sendable {
     /// nothing, so servers recording at once keep the latest.
     func recordAPIKeyUse(id: String, at: Date) async throws
 
+    // MARK: Console sessions (only the hash of the session secret is stored)
+
+    /// Stores a new console session; its key must exist.
+    func createConsoleSession(_ session: ConsoleSessionRecord) async throws
+    /// The session with this hash, its last sight moved to `now`; `nil` when there is none,
+    /// when it was last seen before `idleBefore` or created before `createdBefore` (it is then
+    /// deleted), or when its key was revoked.
+    func consoleSession(hash: String, now: Date, idleBefore: Date, createdBefore: Date) async throws
+        -> ConsoleSessionRecord?
+    /// Ends the session with this hash (sign-out); `false` when there was none.
+    func deleteConsoleSession(hash: String) async throws -> Bool
+    /// Deletes every session idle since `idleBefore` or created before `createdBefore`; answers how many.
+    func pruneConsoleSessions(idleBefore: Date, createdBefore: Date) async throws -> Int
+
     // MARK: Publishing
 
     /// Writes every notification, its user counters, its stream event and its push delivery
@@ -212,6 +226,21 @@ public struct APIKeyRecord: Sendable, Equatable {
         self.hash = hash
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// A console sign-in with a publisher API key. Only the hash of the cookie's secret is stored.
+public struct ConsoleSessionRecord: Sendable, Equatable {
+    public var hash: String
+    public var apiKeyID: String
+    public var createdAt: Date
+    public var lastSeenAt: Date
+
+    public init(hash: String, apiKeyID: String, createdAt: Date, lastSeenAt: Date) {
+        self.hash = hash
+        self.apiKeyID = apiKeyID
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
     }
 }
 

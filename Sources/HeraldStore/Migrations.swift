@@ -387,6 +387,24 @@ extension Migration {
                     "ALTER TABLE api_keys ADD COLUMN revoked_at \(d.bigint)",
                 ]
             ),
+            Migration(
+                version: 7, name: "console sessions",
+                sql: [
+                    // A console sign-in: only the SHA-256 of the cookie's secret is stored, so a
+                    // copy of the database signs nobody in. `last_seen_at` ends an idle session,
+                    // `created_at` an old one; revoking the key deletes its sessions.
+                    """
+                    CREATE TABLE console_sessions (
+                        token_hash TEXT PRIMARY KEY,
+                        api_key_id TEXT NOT NULL REFERENCES api_keys (id),
+                        created_at \(d.bigint) NOT NULL,
+                        last_seen_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX console_sessions_api_key ON console_sessions (api_key_id)",
+                    "CREATE INDEX console_sessions_last_seen ON console_sessions (last_seen_at)",
+                ]
+            ),
         ]
     }
 }

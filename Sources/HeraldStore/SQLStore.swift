@@ -63,6 +63,31 @@ extension SQLStore {
         try await write { db in try AccountStatements.recordAPIKeyUse(id: id, at: at, db) }
     }
 
+    // MARK: Console sessions
+
+    package func createConsoleSession(_ session: ConsoleSessionRecord) async throws {
+        try await write { db in try AccountStatements.createConsoleSession(session, db) }
+    }
+
+    package func consoleSession(hash: String, now: Date, idleBefore: Date, createdBefore: Date) async throws
+        -> ConsoleSessionRecord?
+    {
+        try await write { db in
+            try AccountStatements.consoleSession(
+                hash: hash, now: now, idleBefore: idleBefore, createdBefore: createdBefore, db)
+        }
+    }
+
+    package func deleteConsoleSession(hash: String) async throws -> Bool {
+        try await write { db in try AccountStatements.deleteConsoleSession(hash: hash, db) }
+    }
+
+    package func pruneConsoleSessions(idleBefore: Date, createdBefore: Date) async throws -> Int {
+        try await write { db in
+            try AccountStatements.pruneConsoleSessions(idleBefore: idleBefore, createdBefore: createdBefore, db)
+        }
+    }
+
     // MARK: Publishing
 
     package func publish(

@@ -19,6 +19,10 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
     case apiKeyRevoke =
         "a revoked key is not found by its hash; revoking it again says when, an unknown id is not found"
     case apiKeyLastUse = "recording a key's use keeps the latest time, also for racing servers"
+    case consoleSessionLifecycle =
+        "a console session is found by its hash and seen; sign-out, idleness and age end it"
+    case consoleSessionRevokedKey = "revoking a key ends its console sessions and only those"
+    case consoleSessionPrune = "pruning deletes the idle and the old console sessions, and keeps the rest"
     case deviceRegistered = "upsert registers a device; environment defaults to production"
     case deviceUpdatedInPlace = "upsert of a known token updates it in place and keeps createdAt"
     case deviceMoves = "a token registered under another user moves to the new user and becomes active"
@@ -141,6 +145,70 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             }
             #expect(try await store.apiKey(hash: "h-1")?.lastUsedAt == at(40))
             try await store.recordAPIKeyUse(id: "key_unknown", at: at(50))
+        case .consoleSessionLifecycle:
+            try await store.createAPIKey(APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
+            let session = ConsoleSessionRecord(hash: "s-1", apiKeyID: "key_1", createdAt: at(10), lastSeenAt: at(10))
+            try await store.createConsoleSession(session)
+            func look(_ hash: String = "s-1", now: Double, idle: Double = 0, age: Double = 0) async throws
+                -> ConsoleSessionRecord?
+            {
+                try await store.consoleSession(hash: hash, now: at(now), idleBefore: at(idle), createdBefore: at(age))
+            }
+            var seen = session
+            seen.lastSeenAt = at(20)
+            #expect(try await look(now: 20) == seen)
+            #expect(try await look("s-other", now: 20) == nil)
+            #expect(try await look("key_1", now: 20) == nil, "by the session's hash, never the key's id")
+            // Seen at 20: idle since 15 is not idle yet; idle since 21 ends it.
+            #expect(try await look(now: 30, idle: 15)?.lastSeenAt == at(30))
+            #expect(try await look(now: 40, idle: 31) == nil)
+            #expect(try await look(now: 41) == nil, "an idle session is deleted, not only hidden")
+            try await store.createConsoleSession(
+                ConsoleSessionRecord(hash: "s-2", apiKeyID: "key_1", createdAt: at(50), lastSeenAt: at(50)))
+            #expect(try await look("s-2", now: 60, age: 50) != nil)
+            #expect(try await look("s-2", now: 61, age: 51) == nil, "past the absolute expiry, however active")
+            #expect(try await look("s-2", now: 62) == nil)
+            try await store.createConsoleSession(
+                ConsoleSessionRecord(hash: "s-3", apiKeyID: "key_1", createdAt: at(70), lastSeenAt: at(70)))
+            #expect(try await store.deleteConsoleSession(hash: "s-3"))
+            #expect(try await store.deleteConsoleSession(hash: "s-3") == false)
+            #expect(try await look("s-3", now: 71) == nil)
+            let duplicate = try await #require(throws: StoreError.self) {
+                try await store.createConsoleSession(
+                    ConsoleSessionRecord(hash: "s-4", apiKeyID: "key_none", createdAt: at(80), lastSeenAt: at(80)))
+            }
+            #expect(duplicate.isConstraintViolation, "a session needs a key that exists")
+        case .consoleSessionRevokedKey:
+            try await store.createAPIKey(APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
+            try await store.createAPIKey(APIKeyRecord(id: "key_2", name: "b", hash: "h-2", createdAt: at(1)))
+            for (hash, key) in [("s-1", "key_1"), ("s-2", "key_1"), ("s-3", "key_2")] {
+                try await store.createConsoleSession(
+                    ConsoleSessionRecord(hash: hash, apiKeyID: key, createdAt: at(10), lastSeenAt: at(10)))
+            }
+            #expect(try await store.revokeAPIKey(id: "key_1", at: at(20)) == .revoked)
+            for hash in ["s-1", "s-2"] {
+                #expect(
+                    try await store.consoleSession(hash: hash, now: at(21), idleBefore: at(0), createdBefore: at(0))
+                        == nil)
+            }
+            #expect(
+                try await store.consoleSession(hash: "s-3", now: at(21), idleBefore: at(0), createdBefore: at(0))?
+                    .apiKeyID == "key_2")
+            #expect(
+                try await store.pruneConsoleSessions(idleBefore: at(0), createdBefore: at(0)) == 0,
+                "the revoked key's sessions were deleted with it")
+        case .consoleSessionPrune:
+            try await store.createAPIKey(APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
+            let sessions = [("idle", 10.0, 10.0), ("old", 5.0, 100.0), ("live", 50.0, 100.0)]
+            for (hash, created, seen) in sessions {
+                try await store.createConsoleSession(
+                    ConsoleSessionRecord(hash: hash, apiKeyID: "key_1", createdAt: at(created), lastSeenAt: at(seen)))
+            }
+            #expect(try await store.pruneConsoleSessions(idleBefore: at(20), createdBefore: at(6)) == 2)
+            #expect(try await store.pruneConsoleSessions(idleBefore: at(20), createdBefore: at(6)) == 0)
+            #expect(
+                try await store.consoleSession(hash: "live", now: at(101), idleBefore: at(0), createdBefore: at(0))?
+                    .createdAt == at(50))
         case .deviceRegistered:
             let device = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
             #expect(
