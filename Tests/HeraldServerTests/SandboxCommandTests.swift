@@ -61,6 +61,29 @@ struct SandboxCommandTests {
         await processes.stop()
     }
 
+    @Test("--log-level debug logs a refused TLS handshake, the default info does not; an unknown level stops it")
+    func logLevel() async throws {
+        let directory = try TemporaryDirectory("herald-sandbox")
+        for (flags, logged) in [(["--log-level", "debug"], true), ([], false)] {
+            let sandbox = try await SandboxProcesses.launchSandbox(in: directory.path, flags: flags)
+            // curl does not trust the sandbox's self-signed certificate, so it breaks off the handshake.
+            let curl = try await ChildProcess.run(
+                "/usr/bin/curl", ["--silent", "--max-time", "10", "https://127.0.0.1:\(sandbox.port)/"])
+            #expect(curl.exit.code == 60, "\(curl.stderr)")
+            if logged {
+                _ = try await becomesTrue { sandbox.stderr.contains("sandbox: a TLS handshake failed") }
+            }
+            #expect(await sandbox.stop(signal: SIGTERM) == .exited(0))
+            let log = sandbox.stderr
+            #expect(log.contains("sandbox: a TLS handshake failed") == logged, "\(flags): \(log)")
+        }
+        let bad = await CLITests.run(["sandbox", "--log-level", "loud"])
+        #expect(bad.status == 2)
+        #expect(bad.err.joined().contains(#"--log-level must be one of trace, debug, info"#), "\(bad.err)")
+        let twin = await CLITests.run(["sandbox", "--help"])
+        #expect(twin.out.joined(separator: "\n").contains("HERALD_SANDBOX_LOG_LEVEL"))
+    }
+
     @Test("SIGTERM stops the sandbox with exit 0; a second start reuses the key id")
     func stopsCleanlyAndKeepsItsKey() async throws {
         let processes = try await SandboxProcesses.startSandbox()

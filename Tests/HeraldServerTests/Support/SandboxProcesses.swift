@@ -19,10 +19,10 @@ struct SandboxProcesses {
             directory: directory, sandbox: sandbox, settings: try readEnvironmentFile(directory + "/herald.env"))
     }
 
-    /// Starts `herald sandbox --port 0` with its state in `directory`.
-    static func launchSandbox(in directory: String) async throws -> HeraldProcess {
+    /// Starts `herald sandbox --port 0` with its state in `directory`, and `flags`.
+    static func launchSandbox(in directory: String, flags: [String] = []) async throws -> HeraldProcess {
         try await HeraldProcess.launch(
-            ["sandbox", "--port", "0", "--state-dir", directory], startupLine: "herald sandbox listening")
+            ["sandbox", "--port", "0", "--state-dir", directory] + flags, startupLine: "herald sandbox listening")
     }
 
     /// The `KEY='value'` lines of a herald.env, comments skipped.

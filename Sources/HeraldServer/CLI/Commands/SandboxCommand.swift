@@ -9,6 +9,7 @@ struct SandboxCommand {
 
     func run(_ raw: [String]) async throws -> Int32 {
         guard let args = try Self.spec.arguments(raw, cli: cli) else { return 0 }
+        let logger = Logger(label: "herald-sandbox", level: try args.logLevel(default: .info))
         let host = args.value("host") ?? "127.0.0.1"
         let rawPort = args.value("port") ?? "8090"
         guard let port = Int(rawPort), (0...65535).contains(port) else {
@@ -22,7 +23,7 @@ struct SandboxCommand {
         let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(
-                host: host, port: port, tls: credentials.tls, logger: Logger(label: "herald-sandbox")),
+                host: host, port: port, tls: credentials.tls, logger: logger),
             answering: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).answer)
         // The token endpoint's port is known only now (port 0 picks one).
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(server.port)/token")
@@ -42,7 +43,7 @@ struct SandboxCommand {
     static let spec = CommandSpec(
         name: "sandbox", summary: "Run the local push provider sandbox (APNs, FCM and Expo look-alikes).",
         usage: """
-            Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR]
+            Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR] [--log-level LEVEL]
 
             Runs the local push provider sandbox over HTTP/2: an APNs look-alike that checks
             provider tokens, headers and payloads as strictly as Apple's servers; an FCM HTTP v1
@@ -63,6 +64,13 @@ struct SandboxCommand {
                     """
                     Where the key material is kept and reused {twin}
                     (default ./.herald-sandbox)
+                    """),
+                .value(
+                    "log-level", "LEVEL", twin: .named("HERALD_SANDBOX_LOG_LEVEL"),
+                    """
+                    trace, debug, info, notice, warning, error, critical
+                    {twin} (default info; debug adds refused handshakes and
+                    broken connections)
                     """),
             ])
         ],

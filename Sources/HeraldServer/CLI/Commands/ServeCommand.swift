@@ -68,12 +68,7 @@ struct ServeCommand {
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
         configuration.publisherLimits = try args.publisherLimits()
-        if let level = args.value("log-level") {
-            guard let parsed = Logger.Level(name: level) else {
-                throw CLIError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-            }
-            configuration.logLevel = parsed
-        }
+        configuration.logLevel = try args.logLevel(default: configuration.logLevel)
         configuration.apns = try args.apnsSettings()
         configuration.fcm = try args.fcmSettings()
         configuration.pushWorker = try args.pushWorkerSettings()

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTP
 
 /// The flags of one command line, parsed against the command's table (``Option``):
 /// `--name value`, `--name=value` and bare `--switch`; a flag not given reads its environment
@@ -73,6 +74,16 @@ extension Arguments {
     var databaseURL: String {
         values["database"] ?? environment["HERALD_DATABASE"].flatMap { $0.isEmpty ? nil : $0 } ?? value("database")
             ?? HeraldConfiguration().databaseURL
+    }
+
+    /// `--log-level` (or its twin), else `fallback`: `serve` and `sandbox` read it alike.
+    func logLevel(default fallback: Logger.Level) throws -> Logger.Level {
+        guard let name = value("log-level") else { return fallback }
+        guard let level = Logger.Level(name: name) else {
+            throw CLIError(
+                "--log-level must be one of trace, debug, info, notice, warning, error, critical, not \"\(name)\"")
+        }
+        return level
     }
 
     /// `--max-token-lifetime` (`HERALD_MAX_TOKEN_LIFETIME`) in seconds: what `serve` accepts and
