@@ -50,7 +50,7 @@ public final class HeraldApplication: Sendable {
                 userTokenSecret: secret, store: store, maxTokenLifetime: configuration.maxTokenLifetime,
                 publisherRate: PublisherRateLimiter(
                     rate: configuration.publisherLimits.rate, burst: configuration.publisherLimits.burst),
-                now: now),
+                consoleSessions: configuration.consoleSessions, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
             broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits, now: now)
         let senders = try PushSenders(
@@ -112,6 +112,7 @@ public final class HeraldApplication: Sendable {
         AppConfigRoutes(services: services).register(in: &router)
         PublisherRoutes(services: services).register(in: &router)
         PushPreviewRoutes(services: services).register(in: &router)
+        ConsoleSessionRoutes(services: services).register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
         BroadcastRoutes(services: services).register(in: &router)
         return router
@@ -139,6 +140,7 @@ public final class HeraldApplication: Sendable {
         let store = services.store
         let now = services.now
         let retention = configuration.streamRetention
+        let sessions = configuration.consoleSessions
         var jobs: [any Service] = [
             PeriodicService(name: "stream heartbeats", interval: configuration.heartbeatInterval) {
                 hub.heartbeat(now: now())
@@ -150,6 +152,10 @@ public final class HeraldApplication: Sendable {
                 do {
                     _ = try await store.pruneStreamEvents(olderThan: cutoff)
                     _ = try await store.pruneIdempotencyKeys(olderThan: claimsCutoff)
+                    // A session past either expiry is refused anyway; this only keeps the table small.
+                    _ = try await store.pruneConsoleSessions(
+                        idleBefore: now().addingTimeInterval(-sessions.idleTimeout),
+                        createdBefore: now().addingTimeInterval(-sessions.lifetime))
                 } catch {
                     logger.warning("pruning failed", metadata: ["error": "\(error)"])
                 }

@@ -57,6 +57,20 @@ public struct HeraldConfiguration: Sendable {
     public var broadcasts = BroadcastSettings()
     /// What one API key may ask of the server: call rate, broadcasts at once, publish size.
     public var publisherLimits = PublisherLimits()
+    public var consoleSessions = ConsoleSessionSettings()
+
+    public init() {}
+}
+
+/// How long a console sign-in lasts, each with a flag and an environment twin.
+public struct ConsoleSessionSettings: Sendable, Equatable {
+    /// A session unused this long ends (`--console-session-idle`, seconds).
+    public var idleTimeout: TimeInterval = 30 * 60
+    /// A session ends this long after sign-in, however active (`--console-session-lifetime`, seconds).
+    public var lifetime: TimeInterval = 12 * 3_600
+
+    public static let idleTimeoutRange: ClosedRange<Int> = 60...86_400
+    public static let lifetimeRange: ClosedRange<Int> = 60...(30 * 86_400)
 
     public init() {}
 }

@@ -100,24 +100,26 @@ enum AccountStatements {
             """)
     }
 
-    /// The session with this hash, seen now; a session past either expiry, or whose key was
-    /// revoked, is deleted and not answered.
+    /// The session with this hash and its key, seen now; a session past either expiry, or whose
+    /// key was revoked, is deleted and not answered.
     static func consoleSession(
         hash: String, now: Date, idleBefore: Date, createdBefore: Date, _ db: some StoreConnection
-    ) throws(StoreError) -> ConsoleSessionRecord? {
+    ) throws(StoreError) -> (session: ConsoleSessionRecord, key: APIKeyRecord)? {
         let found = try db.queryOne(
             """
-            SELECT s.api_key_id AS api_key_id, s.created_at AS created_at, s.last_seen_at AS last_seen_at,
-                k.revoked_at AS revoked_at
+            SELECT s.created_at AS session_created_at, s.last_seen_at AS session_last_seen_at,
+                k.id AS id, k.name AS name, k.key_hash AS key_hash, k.created_at AS created_at,
+                k.last_used_at AS last_used_at, k.revoked_at AS revoked_at
             FROM console_sessions s JOIN api_keys k ON k.id = s.api_key_id
             WHERE s.token_hash = \(hash)
             """
         ) { row throws(StoreError) in
-            (
+            let key = try apiKeyRecord(row)
+            return (
                 record: ConsoleSessionRecord(
-                    hash: hash, apiKeyID: try row.text("api_key_id"), createdAt: try row.date("created_at"),
-                    lastSeenAt: try row.date("last_seen_at")),
-                revoked: try row.optionalDate("revoked_at") != nil
+                    hash: hash, apiKeyID: key.id, createdAt: try row.date("session_created_at"),
+                    lastSeenAt: try row.date("session_last_seen_at")),
+                key: key, revoked: try row.optionalDate("revoked_at") != nil
             )
         }
         guard let found else { return nil }
@@ -128,7 +130,7 @@ enum AccountStatements {
         try db.execute("UPDATE console_sessions SET last_seen_at = \(now) WHERE token_hash = \(hash)")
         var seen = found.record
         seen.lastSeenAt = now
-        return seen
+        return (seen, found.key)
     }
 
     static func deleteConsoleSession(hash: String, _ db: some StoreConnection) throws(StoreError) -> Bool {

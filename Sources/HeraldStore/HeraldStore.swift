@@ -38,11 +38,11 @@ public protocol HeraldStore: Sendable {
 
     /// Stores a new console session; its key must exist.
     func createConsoleSession(_ session: ConsoleSessionRecord) async throws
-    /// The session with this hash, its last sight moved to `now`; `nil` when there is none,
+    /// The session with this hash and its key, its last sight moved to `now`; `nil` when there is none,
     /// when it was last seen before `idleBefore` or created before `createdBefore` (it is then
     /// deleted), or when its key was revoked.
     func consoleSession(hash: String, now: Date, idleBefore: Date, createdBefore: Date) async throws
-        -> ConsoleSessionRecord?
+        -> (session: ConsoleSessionRecord, key: APIKeyRecord)?
     /// Ends the session with this hash (sign-out); `false` when there was none.
     func deleteConsoleSession(hash: String) async throws -> Bool
     /// Deletes every session idle since `idleBefore` or created before `createdBefore`; answers how many.

@@ -70,7 +70,7 @@ extension SQLStore {
     }
 
     package func consoleSession(hash: String, now: Date, idleBefore: Date, createdBefore: Date) async throws
-        -> ConsoleSessionRecord?
+        -> (session: ConsoleSessionRecord, key: APIKeyRecord)?
     {
         try await write { db in
             try AccountStatements.consoleSession(

@@ -8,12 +8,18 @@ struct AuthenticationTests {
     /// The calls anyone may make; every other route needs a user token or an API key.
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /v1/app-config",
+        "POST /console/session",
     ]
+
+    /// Routes whose credential is the console's session cookie, not a bearer credential (their
+    /// 401s and challenge: ConsoleSessionTests).
+    static let cookieRoutes: Set<String> = ["GET /console/session", "DELETE /console/session"]
 
     /// Every route that needs a credential, with its parameters filled in.
     static func protectedCalls(_ server: TestServer) -> [(method: String, path: String)] {
         server.app.routes.compactMap { route in
-            guard !publicRoutes.contains("\(route.method.rawValue) \(route.pattern)") else { return nil }
+            let name = "\(route.method.rawValue) \(route.pattern)"
+            guard !publicRoutes.contains(name), !cookieRoutes.contains(name) else { return nil }
             let path = route.pattern.split(separator: "/").map { $0.hasPrefix("{") ? "x" : String($0) }
                 .joined(separator: "/")
             return (route.method.rawValue, "/" + path)

@@ -21,14 +21,19 @@ struct Authenticator: Sendable {
     /// The call rate of each API key; `nil` when off.
     let publisherRate: PublisherRateLimiter?
 
+    /// How long a console sign-in lasts.
+    let consoleSessions: ConsoleSessionSettings
+
     init(
         userTokenSecret: [UInt8], store: any HeraldStore, maxTokenLifetime: TimeInterval,
-        publisherRate: PublisherRateLimiter? = nil, now: @escaping @Sendable () -> Date
+        publisherRate: PublisherRateLimiter? = nil, consoleSessions: ConsoleSessionSettings = ConsoleSessionSettings(),
+        now: @escaping @Sendable () -> Date
     ) {
         self.userTokenSecret = userTokenSecret
         self.store = store
         self.maxTokenLifetime = maxTokenLifetime
         self.publisherRate = publisherRate
+        self.consoleSessions = consoleSessions
         self.now = now
     }
 
@@ -76,9 +81,12 @@ struct Authenticator: Sendable {
     /// ``APIKeyCache/recheckInterval`` old, so a key revoked through any server or `herald keys
     /// revoke` is refused by every server sharing the database within that time; the key's last
     /// use is written at most once per ``APIKeyCache/useRecordInterval``.
+    ///
+    /// Without a key, a console session (its cookie) stands for the key it signed in with; every
+    /// call but GET and HEAD must then carry the session's CSRF token in `X-CSRF-Token`.
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
-            throw HTTPError.missingCredential("A publisher API key is required: send Authorization: Bearer <key>.")
+            return try await consolePublisher(request)
         }
         let hash = APIKeys.hash(key)
         let now = now()
@@ -99,6 +107,39 @@ struct Authenticator: Sendable {
         }
         try publisherRate?.take(record.id, at: now)
         return record
+    }
+
+    /// The key a console session signed in with, for a publisher call made with its cookie.
+    private func consolePublisher(_ request: Request) async throws -> APIKeyRecord {
+        guard ConsoleSessions.secret(in: request) != nil else {
+            throw HTTPError.missingCredential(
+                "A publisher API key is required: send Authorization: Bearer <key> (or sign in to the console).")
+        }
+        guard let signedIn = try await consoleSession(request) else {
+            throw HTTPError.invalidCredential("The console session has ended: sign in again.")
+        }
+        if request.method != .GET && request.method != .HEAD {
+            try ConsoleSessions.checkOrigin(request)
+            try ConsoleSessions.checkCSRF(request, expected: signedIn.csrfToken)
+        }
+        try publisherRate?.take(signedIn.key.id, at: now())
+        return signedIn.key
+    }
+
+    /// The live console session of the request's cookie, seen now; `nil` without one, or when it
+    /// ended (idle, too old, signed out, or its key revoked).
+    func consoleSession(_ request: Request) async throws -> ConsoleSignIn? {
+        guard let secret = ConsoleSessions.secret(in: request) else { return nil }
+        let now = now()
+        guard
+            let found = try await store.consoleSession(
+                hash: ConsoleSessions.hash(secret), now: now,
+                idleBefore: now.addingTimeInterval(-consoleSessions.idleTimeout),
+                createdBefore: now.addingTimeInterval(-consoleSessions.lifetime))
+        else { return nil }
+        return ConsoleSignIn(
+            session: found.session, key: found.key, csrfToken: ConsoleSessions.csrfToken(secret),
+            expiresAt: found.session.createdAt.addingTimeInterval(consoleSessions.lifetime))
     }
 
     /// The credential of `Authorization: Bearer <credential>` (scheme case-insensitive).

@@ -152,15 +152,19 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             func look(_ hash: String = "s-1", now: Double, idle: Double = 0, age: Double = 0) async throws
                 -> ConsoleSessionRecord?
             {
-                try await store.consoleSession(hash: hash, now: at(now), idleBefore: at(idle), createdBefore: at(age))
+                try await store.consoleSession(hash: hash, now: at(now), idleBefore: at(idle), createdBefore: at(age))?
+                    .session
             }
             var seen = session
             seen.lastSeenAt = at(20)
             #expect(try await look(now: 20) == seen)
+            #expect(
+                try await store.consoleSession(hash: "s-1", now: at(21), idleBefore: at(0), createdBefore: at(0))?.key
+                    == APIKeyRecord(id: "key_1", name: "a", hash: "h-1", createdAt: at(1)))
             #expect(try await look("s-other", now: 20) == nil)
             #expect(try await look("key_1", now: 20) == nil, "by the session's hash, never the key's id")
-            // Seen at 20: idle since 15 is not idle yet; idle since 21 ends it.
-            #expect(try await look(now: 30, idle: 15)?.lastSeenAt == at(30))
+            // Seen at 21: idle since 16 is not idle yet; seen at 30, idle since 31 ends it.
+            #expect(try await look(now: 30, idle: 16)?.lastSeenAt == at(30))
             #expect(try await look(now: 40, idle: 31) == nil)
             #expect(try await look(now: 41) == nil, "an idle session is deleted, not only hidden")
             try await store.createConsoleSession(
@@ -193,7 +197,7 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             }
             #expect(
                 try await store.consoleSession(hash: "s-3", now: at(21), idleBefore: at(0), createdBefore: at(0))?
-                    .apiKeyID == "key_2")
+                    .session.apiKeyID == "key_2")
             #expect(
                 try await store.pruneConsoleSessions(idleBefore: at(0), createdBefore: at(0)) == 0,
                 "the revoked key's sessions were deleted with it")
@@ -208,7 +212,7 @@ enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertib
             #expect(try await store.pruneConsoleSessions(idleBefore: at(20), createdBefore: at(6)) == 0)
             #expect(
                 try await store.consoleSession(hash: "live", now: at(101), idleBefore: at(0), createdBefore: at(0))?
-                    .createdAt == at(50))
+                    .session.createdAt == at(50))
         case .deviceRegistered:
             let device = try await store.upsertDevice(userID: "u1", Self.iphone, at: at(1))
             #expect(

@@ -68,6 +68,7 @@ struct ServeCommand {
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
         configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
         configuration.publisherLimits = try args.publisherLimits()
+        configuration.consoleSessions = try args.consoleSessionSettings()
         configuration.logLevel = try args.logLevel(default: configuration.logLevel)
         configuration.apns = try args.apnsSettings()
         configuration.fcm = try args.fcmSettings()
@@ -130,6 +131,19 @@ struct ServeCommand {
             Longest a user token may still have to live: one whose exp
             is further away (beyond 60 s of clock skew) gets 401; 60 to
             31536000 {twin} (default 2592000, 30 days)
+            """),
+        .value(
+            "console-session-idle", "SECONDS",
+            """
+            A console session unused this long ends; 60 to 86400
+            {twin} (default 1800)
+            """),
+        .value(
+            "console-session-lifetime", "SECONDS",
+            """
+            A console session ends this long after sign-in, however
+            active; 60 to 2592000, at least the idle time {twin}
+            (default 43200)
             """),
         .value(
             "http-threads", "N",

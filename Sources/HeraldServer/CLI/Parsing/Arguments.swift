@@ -86,6 +86,22 @@ extension Arguments {
         return level
     }
 
+    /// `--console-session-idle` and `--console-session-lifetime` (or their twins), in seconds.
+    func consoleSessionSettings() throws -> ConsoleSessionSettings {
+        var settings = ConsoleSessionSettings()
+        let idle = try int(
+            "console-session-idle", default: Int(settings.idleTimeout), range: ConsoleSessionSettings.idleTimeoutRange)
+        let lifetime = try int(
+            "console-session-lifetime", default: Int(settings.lifetime), range: ConsoleSessionSettings.lifetimeRange)
+        guard lifetime >= idle else {
+            throw CLIError(
+                "--console-session-lifetime (\(lifetime)) must be at least --console-session-idle (\(idle))")
+        }
+        settings.idleTimeout = TimeInterval(idle)
+        settings.lifetime = TimeInterval(lifetime)
+        return settings
+    }
+
     /// `--max-token-lifetime` (`HERALD_MAX_TOKEN_LIFETIME`) in seconds: what `serve` accepts and
     /// `token` mints at most.
     func maxTokenLifetime() throws -> Int {
