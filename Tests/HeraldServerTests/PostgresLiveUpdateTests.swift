@@ -51,6 +51,28 @@ struct PostgresLiveUpdateTests {
         }
     }
 
+    @Test("a console session signed in on A works on B; signing out on B ends it on A")
+    func consoleSessionAcrossServers() async throws {
+        try await withTwoServers { pair in
+            let signIn = try await LoopbackHTTPClient(port: pair.a.port).request(
+                "POST", "/console/session", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"apiKey":"\#(pair.key)"}"#.utf8))
+            try #require(signIn.status == 201, "\(signIn.text)")
+            let pairText = try #require(signIn.header("Set-Cookie")?.split(separator: ";").first)
+            let cookie = ("Cookie", String(pairText))
+            let csrf = try #require(signIn.object["csrfToken"] as? String)
+            let onB = try await LoopbackHTTPClient(port: pair.b.port).request(
+                "GET", "/v1/broadcasts", headers: [cookie])
+            #expect(onB.status == 200, "\(onB.text)")
+            let out = try await LoopbackHTTPClient(port: pair.b.port).request(
+                "DELETE", "/console/session", headers: [cookie, ("X-CSRF-Token", csrf)])
+            #expect(out.status == 204, "\(out.text)")
+            let onA = try await LoopbackHTTPClient(port: pair.a.port).request(
+                "GET", "/v1/broadcasts", headers: [cookie])
+            #expect(onA.status == 401, "\(onA.text)")
+        }
+    }
+
     @Test("a read, a delete and mark-all-seen through A update the notification and the counts on B")
     func changesThroughAUpdateB() async throws {
         try await withTwoServers { pair in
