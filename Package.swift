@@ -61,7 +61,13 @@ let package = Package(
                 "HeraldSandbox",
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
-            resources: [.embedInCode("Resources/openapi.json")]),
+            resources: [
+                .embedInCode("Resources/openapi.json"),
+                // The console's pages, styles and scripts, written here: no build step, no CDN.
+                .embedInCode("Resources/console/index.html"),
+                .embedInCode("Resources/console/console.css"),
+                .embedInCode("Resources/console/console.js"),
+            ]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over HeraldHTTP2 that accepts and
         // dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on it, its key material (Credentials/).
         .target(

@@ -40,6 +40,7 @@ cat <<MSG
   Herald on http://127.0.0.1:$PORT  (database $DATABASE)
   Push sandbox (APNs, FCM, Expo) on $HERALD_APNS_BASE_URL  (state in $SANDBOX_DIR; pushes go there)
 
+  Console:            http://127.0.0.1:$PORT/console  (sign in with the publisher API key)
   Publisher API key:  $KEY
   User token (dev-user, 24 h):
     $TOKEN

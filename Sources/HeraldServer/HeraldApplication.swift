@@ -113,6 +113,7 @@ public final class HeraldApplication: Sendable {
         PublisherRoutes(services: services).register(in: &router)
         PushPreviewRoutes(services: services).register(in: &router)
         ConsoleSessionRoutes(services: services).register(in: &router)
+        ConsoleAssetRoutes().register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
         BroadcastRoutes(services: services).register(in: &router)
         return router

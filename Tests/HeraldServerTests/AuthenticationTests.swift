@@ -8,7 +8,7 @@ struct AuthenticationTests {
     /// The calls anyone may make; every other route needs a user token or an API key.
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json", "GET /v1/app-config",
-        "POST /console/session",
+        "POST /console/session", "GET /console", "GET /console/assets/{name}",
     ]
 
     /// Routes whose credential is the console's session cookie, not a bearer credential (their

@@ -38,6 +38,14 @@ struct RunScriptTests {
         let sandboxURL = try #require(environment["HERALD_APNS_BASE_URL"])
         let caFile = try #require(environment["HERALD_APNS_CA_FILE"])
         #expect(printed.contains("sandbox (APNs, FCM, Expo) on \(sandboxURL)"))
+        // The printed console URL serves the console, and the printed key signs in to it.
+        let consoleLine = try #require(Self.value(after: "Console:", in: printed), "\(printed)")
+        #expect(consoleLine.split(separator: " ").first == "http://127.0.0.1:\(port)/console")
+        #expect(try await client.request("GET", "/console").status == 200)
+        let signIn = try await client.request(
+            "POST", "/console/session", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"apiKey":"\#(key)"}"#.utf8))
+        #expect(signIn.status == 201, "\(signIn.text)")
 
         // The printed device registrations, as printed: one device per provider.
         let registrations = printed.split(separator: "\n").compactMap { line -> String? in
