@@ -89,6 +89,10 @@ class ConsoleInABrowser(unittest.TestCase):
         field.send_keys(key)
         self.browser.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
 
+    def session_state(self, state):
+        self.wait.until(lambda browser: browser.find_element(By.TAG_NAME, "body").get_attribute("data-session")
+                        == state)
+
     def expect_no_console_errors(self):
         errors = [entry for entry in self.browser.get_log("browser") if entry["level"] == "SEVERE"
                   and "/console/session" not in entry["message"]]  # the 401 of "not signed in yet"
@@ -110,6 +114,7 @@ class ConsoleInABrowser(unittest.TestCase):
         self.assertEqual(self.browser.execute_script("return document.cookie"), "", "script cannot read it")
 
         self.browser.refresh()
+        self.session_state("signed-in")
         self.assertIn("console", self.visible("signed-in-as").text, "a reload keeps the session")
         self.expect_no_console_errors()
 
@@ -129,6 +134,21 @@ class ConsoleInABrowser(unittest.TestCase):
               .then((response) => done(response.status), () => done(-1));
             """, body)
         self.assertEqual(status, 403)
+
+    def test_revoking_the_key_signs_the_console_out(self):
+        created = subprocess.run(
+            [HERALD, "keys", "create", "--name", "to-revoke", "--database", self.database],
+            check=True, capture_output=True, text=True)
+        key = created.stdout.strip().splitlines()[-1]
+        self.sign_in(key)
+        self.assertIn("to-revoke", self.visible("signed-in-as").text)
+        key_id = "key_" + key.split("_")[1]
+        subprocess.run([HERALD, "keys", "revoke", key_id, "--database", self.database], check=True,
+                       capture_output=True)
+        self.browser.refresh()
+        self.session_state("signed-out")
+        self.visible("sign-in-form")
+        self.assertFalse(self.browser.find_element(By.ID, "signed-in-as").is_displayed())
 
     def test_the_page_is_never_framed(self):
         policy = urllib.request.urlopen(self.base + "/console").headers["Content-Security-Policy"]

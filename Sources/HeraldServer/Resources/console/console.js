@@ -21,8 +21,11 @@ async function call(method, path, body) {
   return { status: response.status, json };
 }
 
+// `data-session` on <body> says what the page knows: "checking" until the server answered,
+// then "signed-in" or "signed-out" (tests wait for it instead of guessing).
 function showSignedIn(session) {
   csrfToken = session.csrfToken;
+  document.body.dataset.session = "signed-in";
   byId("sign-in").hidden = true;
   byId("home").hidden = false;
   byId("signed-in-as").textContent = `Key: ${session.key.name} (${session.key.id})`;
@@ -34,6 +37,7 @@ function showSignedIn(session) {
 
 function showSignedOut(message) {
   csrfToken = null;
+  document.body.dataset.session = "signed-out";
   byId("home").hidden = true;
   byId("sign-in").hidden = false;
   byId("signed-in-as").hidden = true;
