@@ -137,11 +137,14 @@ enum AccountStatements {
         try db.change("DELETE FROM console_sessions WHERE token_hash = \(hash)") == 1
     }
 
-    static func pruneConsoleSessions(
-        idleBefore: Date, createdBefore: Date, _ db: some StoreConnection
-    ) throws(StoreError) -> Int {
-        try db.change(
-            "DELETE FROM console_sessions WHERE last_seen_at < \(idleBefore) OR created_at < \(createdBefore)")
+    /// Deletes at most ``InboxStatements/pruneBatch`` sessions idle since `idleBefore` or created
+    /// before `createdBefore`.
+    static func pruneConsoleSessionsBatch(idleBefore: Date, createdBefore: Date) -> SQL {
+        """
+        DELETE FROM console_sessions WHERE token_hash IN (
+            SELECT token_hash FROM console_sessions
+            WHERE last_seen_at < \(idleBefore) OR created_at < \(createdBefore) LIMIT \(InboxStatements.pruneBatch))
+        """
     }
 
     static func recordAPIKeyUse(id: String, at: Date, _ db: some StoreConnection) throws(StoreError) {

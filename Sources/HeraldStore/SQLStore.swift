@@ -83,9 +83,8 @@ extension SQLStore {
     }
 
     package func pruneConsoleSessions(idleBefore: Date, createdBefore: Date) async throws -> Int {
-        try await write { db in
-            try AccountStatements.pruneConsoleSessions(idleBefore: idleBefore, createdBefore: createdBefore, db)
-        }
+        try await pruneInBatches(
+            AccountStatements.pruneConsoleSessionsBatch(idleBefore: idleBefore, createdBefore: createdBefore))
     }
 
     // MARK: Publishing
