@@ -24,13 +24,10 @@ public final class HeraldApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let poolSize = configuration.databasePoolSize
-        let opened: any HeraldStore
-        if let store {
-            opened = store
-        } else {
-            opened = try await StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize, logger: logger)
-        }
-        let store = opened
+        let store: any HeraldStore =
+            if let store { store } else {
+                try await StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize, logger: logger)
+            }
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
         let hub = LiveHub(
             counts: { userID in try await store.counts(userID: userID) },

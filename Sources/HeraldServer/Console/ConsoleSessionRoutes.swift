@@ -39,8 +39,15 @@ enum ConsoleSessions {
         return nil
     }
 
+    /// What a call that changes something must show besides the cookie: it comes from this
+    /// origin (``checkOrigin(_:)``) and carries the session's CSRF token.
+    static func checkChange(_ request: Request, by signedIn: ConsoleSignIn) throws {
+        try checkOrigin(request)
+        try checkCSRF(request, expected: signedIn.csrfToken)
+    }
+
     /// 403 `csrf_token_invalid` unless `X-CSRF-Token` is the session's token.
-    static func checkCSRF(_ request: Request, expected: String) throws {
+    private static func checkCSRF(_ request: Request, expected: String) throws {
         guard let sent = request.headers[csrfHeader], ConstantTime.equals(Array(sent.utf8), Array(expected.utf8))
         else {
             throw HTTPError(
@@ -125,8 +132,7 @@ struct ConsoleSessionRoutes {
 
     @Sendable func signOut(_ request: Request, _ context: RequestContext) async throws -> Response {
         let signedIn = try await signedIn(request)
-        try ConsoleSessions.checkOrigin(request)
-        try ConsoleSessions.checkCSRF(request, expected: signedIn.csrfToken)
+        try ConsoleSessions.checkChange(request, by: signedIn)
         _ = try await services.store.deleteConsoleSession(hash: signedIn.session.hash)
         var response = Response.noContent()
         response.headers["Set-Cookie"] = ConsoleSessions.cookie("", maxAge: 0, request: request)
@@ -134,13 +140,7 @@ struct ConsoleSessionRoutes {
     }
 
     private func signedIn(_ request: Request) async throws -> ConsoleSignIn {
-        guard let signedIn = try await services.auth.consoleSession(request) else {
-            guard ConsoleSessions.secret(in: request) != nil else {
-                throw HTTPError.missingCredential("Not signed in to the console.")
-            }
-            throw HTTPError.invalidCredential("The console session has ended: sign in again.")
-        }
-        return signedIn
+        try await services.auth.consoleSession(request, missing: "Not signed in to the console.")
     }
 
     /// The session as JSON, never stored by a cache (it carries the CSRF token).

@@ -111,32 +111,28 @@ struct Authenticator: Sendable {
 
     /// The key a console session signed in with, for a publisher call made with its cookie.
     private func consolePublisher(_ request: Request) async throws -> APIKeyRecord {
-        guard ConsoleSessions.secret(in: request) != nil else {
-            throw HTTPError.missingCredential(
-                "A publisher API key is required: send Authorization: Bearer <key> (or sign in to the console).")
-        }
-        guard let signedIn = try await consoleSession(request) else {
-            throw HTTPError.invalidCredential("The console session has ended: sign in again.")
-        }
+        let signedIn = try await consoleSession(
+            request,
+            missing: "A publisher API key is required: send Authorization: Bearer <key> (or sign in to the console).")
         if request.method != .GET && request.method != .HEAD {
-            try ConsoleSessions.checkOrigin(request)
-            try ConsoleSessions.checkCSRF(request, expected: signedIn.csrfToken)
+            try ConsoleSessions.checkChange(request, by: signedIn)
         }
         try publisherRate?.take(signedIn.key.id, at: now())
         return signedIn.key
     }
 
-    /// The live console session of the request's cookie, seen now; `nil` without one, or when it
-    /// ended (idle, too old, signed out, or its key revoked).
-    func consoleSession(_ request: Request) async throws -> ConsoleSignIn? {
-        guard let secret = ConsoleSessions.secret(in: request) else { return nil }
+    /// The live console session of the request's cookie, seen now. 401 when the request carries
+    /// none (`missing` says what to send instead) or when it ended (idle, too old, signed out, or
+    /// its key revoked).
+    func consoleSession(_ request: Request, missing: String) async throws -> ConsoleSignIn {
+        guard let secret = ConsoleSessions.secret(in: request) else { throw HTTPError.missingCredential(missing) }
         let now = now()
         guard
             let found = try await store.consoleSession(
                 hash: ConsoleSessions.hash(secret), now: now,
                 idleBefore: now.addingTimeInterval(-consoleSessions.idleTimeout),
                 createdBefore: now.addingTimeInterval(-consoleSessions.lifetime))
-        else { return nil }
+        else { throw HTTPError.invalidCredential("The console session has ended: sign in again.") }
         return ConsoleSignIn(
             session: found.session, key: found.key, csrfToken: ConsoleSessions.csrfToken(secret),
             expiresAt: found.session.createdAt.addingTimeInterval(consoleSessions.lifetime))
