@@ -67,6 +67,10 @@ let package = Package(
                 .embedInCode("Resources/console/index.html"),
                 .embedInCode("Resources/console/console.css"),
                 .embedInCode("Resources/console/console.js"),
+                .embedInCode("Resources/console/dom.js"),
+                .embedInCode("Resources/console/compose.js"),
+                .embedInCode("Resources/console/messages.js"),
+                .embedInCode("Resources/console/admin.js"),
             ]),
         // The provider sandbox: an HTTP/2 server (h2c and TLS) over HeraldHTTP2 that accepts and
         // dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on it, its key material (Credentials/).

@@ -4,12 +4,16 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var status: Int
     public var code: String
     public var message: String
+    /// The request field at fault (`title`, `detail.heroImageURL`), when one is: a form shows the
+    /// message beside it. Sent as `error.field`.
+    public var field: String?
     public var headers: HTTPHeaders
 
-    public init(_ status: Int, code: String, message: String, headers: HTTPHeaders = .init()) {
+    public init(_ status: Int, code: String, message: String, field: String? = nil, headers: HTTPHeaders = .init()) {
         self.status = status
         self.code = code
         self.message = message
+        self.field = field
         self.headers = headers
     }
 
@@ -22,9 +26,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         return Response(status: status, headers: headers, body: .bytes(jsonBody))
     }
 
-    /// `{"error":{"code":"…","message":"…"}}`
+    /// `{"error":{"code":"…","message":"…"}}`, with `"field":"…"` when one is at fault.
     public var jsonBody: [UInt8] {
-        Array("{\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))}}".utf8)
+        let fieldMember = field.map { ",\"field\":\(JSONString.quote($0))" } ?? ""
+        return Array(
+            "{\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))\(fieldMember)}}"
+                .utf8)
     }
 
     /// The error a thrown error is answered with: itself when it is an `HTTPError`,

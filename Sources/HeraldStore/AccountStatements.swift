@@ -294,19 +294,44 @@ enum AccountStatements {
 
     // MARK: App config
 
-    static func appConfig(_ db: some StoreConnection) throws(StoreError) -> AppConfigDocument? {
-        try db.queryOne("SELECT document FROM app_config WHERE id = 1") { row throws(StoreError) in
-            try row.json(AppConfigDocument.self, "document")
-        }
+    static func appConfig(_ db: some StoreConnection) throws(StoreError) -> AppConfigRecord {
+        try db.queryOne("SELECT document, version, updated_at FROM app_config WHERE id = 1") {
+            row throws(StoreError) in
+            try AppConfigRecord(
+                document: row.json(AppConfigDocument.self, "document"), version: row.int("version"),
+                updatedAt: row.date("updated_at"))
+        } ?? AppConfigRecord(document: nil, version: 0, updatedAt: nil)
     }
 
-    /// Stores the app config `document`, already encoded (outside the transaction) as JSON text.
-    static func setAppConfig(encoded document: String, at: Date, _ db: some StoreConnection) throws(StoreError) {
-        try db.execute(
-            """
-            INSERT INTO app_config (id, document, updated_at) VALUES (1, \(document), \(at))
-            ON CONFLICT (id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at
-            """)
+    /// Stores the app config `document`, already encoded (outside the transaction) as JSON text,
+    /// as the next version; with `ifVersion`, only over that version (0: only when none is
+    /// stored). `nil`, storing nothing, when another version stands.
+    static func setAppConfig(encoded document: String, at: Date, ifVersion: Int?, _ db: some StoreConnection)
+        throws(StoreError) -> AppConfigRecord?
+    {
+        let changed: Int
+        switch ifVersion {
+        case nil:
+            changed = try db.change(
+                """
+                INSERT INTO app_config (id, document, updated_at, version) VALUES (1, \(document), \(at), 1)
+                ON CONFLICT (id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at,
+                    version = app_config.version + 1
+                """)
+        case 0:
+            changed = try db.change(
+                """
+                INSERT INTO app_config (id, document, updated_at, version) VALUES (1, \(document), \(at), 1)
+                ON CONFLICT (id) DO NOTHING
+                """)
+        case let version?:
+            changed = try db.change(
+                """
+                UPDATE app_config SET document = \(document), updated_at = \(at), version = version + 1
+                WHERE id = 1 AND version = \(version)
+                """)
+        }
+        return changed == 1 ? try appConfig(db) : nil
     }
 
     /// One trivial query: the database answers.

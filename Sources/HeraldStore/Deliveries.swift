@@ -56,13 +56,17 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var providerTicketID: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// Whether the device is still registered to the recipient and active: `false` once its
+    /// token was pruned (or replaced), `nil` when the device is gone or there never was one.
+    public var deviceActive: Bool?
 
     public init(
         id: String, notificationID: String, userID: String, deviceToken: String?, provider: PushProvider?,
         platform: DevicePlatform?, environment: PushEnvironment?, status: DeliveryStatus, reason: String?,
         attempts: Int, nextAttemptAt: Date?, expiresAt: Date?, providerMessageID: String?, createdAt: Date,
-        updatedAt: Date, providerTicketID: String? = nil
+        updatedAt: Date, providerTicketID: String? = nil, deviceActive: Bool? = nil
     ) {
+        self.deviceActive = deviceActive
         self.id = id
         self.notificationID = notificationID
         self.userID = userID

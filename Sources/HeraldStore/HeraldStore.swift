@@ -192,8 +192,25 @@ public protocol HeraldStore: Sendable {
 
     // MARK: App config (one document)
 
-    func appConfig() async throws -> AppConfigDocument?
-    func setAppConfig(_ document: AppConfigDocument, at: Date) async throws
+    /// The stored document (`nil` before the first write) and its version (0 before the first).
+    func appConfigRecord() async throws -> AppConfigRecord
+    /// Stores `document` as the next version. With `ifVersion` it is stored only over that
+    /// version (0: only when none is stored yet), checked in the write itself, so of two servers
+    /// writing over the same version one wins and the other gets `nil` and stores nothing.
+    func setAppConfig(_ document: AppConfigDocument, at: Date, ifVersion: Int?) async throws -> AppConfigRecord?
+
+    // MARK: Publisher reads across users (the console)
+
+    /// Notifications newest first, with their delivery tallies (see ``NotificationQuery``).
+    func notifications(_ query: NotificationQuery) async throws -> NotificationSummaryPage
+    /// The deliveries of the user's newest `notificationLimit` notifications, newest first.
+    func deliveries(userID: String, notificationLimit: Int) async throws -> [DeliveryRecord]
+    /// Deliveries created since `since`, per `bucketSeconds` bucket, provider and status.
+    func deliveryBuckets(since: Date, bucketSeconds: Int) async throws -> [DeliveryBucket]
+    /// Devices per provider, active and not (every provider, zeros included).
+    func deviceTallies() async throws -> [DeviceTally]
+    /// Every user id Herald knows: who a broadcast to everyone reaches.
+    func knownUserCount() async throws -> Int
 
     // MARK: Readiness
 
@@ -202,6 +219,16 @@ public protocol HeraldStore: Sendable {
 }
 
 extension HeraldStore {
+    /// The stored app config, `nil` before the first write.
+    public func appConfig() async throws -> AppConfigDocument? {
+        try await appConfigRecord().document
+    }
+
+    /// Stores `document` as the next version, whatever version stands.
+    public func setAppConfig(_ document: AppConfigDocument, at: Date) async throws {
+        _ = try await setAppConfig(document, at: at, ifVersion: nil)
+    }
+
     /// Stores `broadcast` without a cap on the key's broadcasts at once.
     public func createBroadcast(_ broadcast: NewBroadcast, idempotency: IdempotencyClaim?) async throws
         -> BroadcastCreation
@@ -226,6 +253,20 @@ public struct APIKeyRecord: Sendable, Equatable {
         self.hash = hash
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// The app config as stored, with its version (its ETag).
+public struct AppConfigRecord: Sendable, Equatable {
+    public var document: AppConfigDocument?
+    /// 0 before the first write; one more with each.
+    public var version: Int
+    public var updatedAt: Date?
+
+    public init(document: AppConfigDocument?, version: Int, updatedAt: Date?) {
+        self.document = document
+        self.version = version
+        self.updatedAt = updatedAt
     }
 }
 

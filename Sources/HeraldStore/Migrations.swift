@@ -405,6 +405,20 @@ extension Migration {
                     "CREATE INDEX console_sessions_last_seen ON console_sessions (last_seen_at)",
                 ]
             ),
+            Migration(
+                version: 8, name: "console reads: app-config versions, a user's notifications, deliveries by time",
+                sql: [
+                    // The app config's ETag: every write adds one, so a write that names the
+                    // version it read (If-Match) cannot overwrite one it never saw.
+                    "ALTER TABLE app_config ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+                    // A user's notifications, deleted and hidden ones too (the console's Users
+                    // and Messages pages); the inbox indexes leave those out.
+                    "CREATE INDEX notifications_user ON notifications (user_id, seq)",
+                    // Deliveries of the last hour or day (the console's Overview); `created_at`
+                    // never changes, so this costs one index entry per delivery.
+                    "CREATE INDEX deliveries_created ON deliveries (created_at)",
+                ]
+            ),
         ]
     }
 }

@@ -111,11 +111,12 @@ enum OutboxStatements {
     static func deliveries(notificationID: String, _ db: some StoreConnection) throws -> [DeliveryRecord] {
         try db.query(
             """
-            SELECT id, notification_id, user_id, device_token, provider, platform, environment, status, reason,
-                   attempts, next_attempt_at, expires_at, provider_message_id, created_at, updated_at,
-                   provider_ticket_id
-            FROM deliveries WHERE notification_id = \(notificationID)
-            ORDER BY created_at, provider, platform, device_token
+            SELECT d.id, d.notification_id, d.user_id, d.device_token, d.provider, d.platform, d.environment,
+                   d.status, d.reason, d.attempts, d.next_attempt_at, d.expires_at, d.provider_message_id,
+                   d.created_at, d.updated_at, d.provider_ticket_id, dv.active AS device_active
+            FROM deliveries d LEFT JOIN devices dv ON dv.token = d.device_token AND dv.user_id = d.user_id
+            WHERE d.notification_id = \(notificationID)
+            ORDER BY d.created_at, d.provider, d.platform, d.device_token
             """
         ) { row throws(StoreError) in
             try DeliveryRecord(
@@ -128,7 +129,8 @@ enum OutboxStatements {
                 attempts: row.int("attempts"), nextAttemptAt: row.optionalDate("next_attempt_at"),
                 expiresAt: row.optionalDate("expires_at"), providerMessageID: row.optionalText("provider_message_id"),
                 createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
-                providerTicketID: row.optionalText("provider_ticket_id"))
+                providerTicketID: row.optionalText("provider_ticket_id"),
+                deviceActive: row.optionalInt64("device_active").map { $0 != 0 })
 
         }
     }

@@ -317,13 +317,45 @@ extension SQLStore {
 
     // MARK: App config
 
-    package func appConfig() async throws -> AppConfigDocument? {
+    package func appConfigRecord() async throws -> AppConfigRecord {
         try await read { db in try AccountStatements.appConfig(db) }
     }
 
-    package func setAppConfig(_ document: AppConfigDocument, at: Date) async throws {
+    package func setAppConfig(_ document: AppConfigDocument, at: Date, ifVersion: Int?) async throws
+        -> AppConfigRecord?
+    {
         let text = try StoreJSON.encode(document)
-        try await write { db in try AccountStatements.setAppConfig(encoded: text, at: at, db) }
+        return try await write { db in
+            try AccountStatements.setAppConfig(encoded: text, at: at, ifVersion: ifVersion, db)
+        }
+    }
+
+    // MARK: Publisher reads
+
+    package func notifications(_ query: NotificationQuery) async throws -> NotificationSummaryPage {
+        var bounded = query
+        bounded.limit = min(max(1, query.limit), 1_000)
+        let checked = bounded
+        return try await read { db in try PublisherStatements.notifications(checked, db) }
+    }
+
+    package func deliveries(userID: String, notificationLimit: Int) async throws -> [DeliveryRecord] {
+        let limit = min(max(1, notificationLimit), 1_000)
+        return try await read { db in try PublisherStatements.deliveries(userID: userID, limit: limit, db) }
+    }
+
+    package func deliveryBuckets(since: Date, bucketSeconds: Int) async throws -> [DeliveryBucket] {
+        try await read { db in
+            try PublisherStatements.deliveryBuckets(since: since, bucketSeconds: max(1, bucketSeconds), db)
+        }
+    }
+
+    package func deviceTallies() async throws -> [DeviceTally] {
+        try await read { db in try PublisherStatements.deviceTallies(db) }
+    }
+
+    package func knownUserCount() async throws -> Int {
+        try await read { db in try BroadcastStatements.knownUsersCount(db) }
     }
 
     // MARK: Readiness

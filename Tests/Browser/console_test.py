@@ -8,6 +8,7 @@ Selenium is given the driver's path, so it never looks for one on the network.
 
 import json
 import os
+import shlex
 import socket
 import subprocess
 import tempfile
@@ -16,6 +17,7 @@ import unittest
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
@@ -25,6 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HERALD = os.environ.get("HERALD_BIN", os.path.join(ROOT, ".build", "debug", "herald"))
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+XSS_CORPORA = os.path.join(os.path.dirname(ROOT), "shared", "corpora", "xss")
+APNS_TOKEN = "ab" * 32
 
 
 def free_port():
@@ -43,12 +47,29 @@ class ConsoleInABrowser(unittest.TestCase):
             [HERALD, "keys", "create", "--name", "console", "--database", cls.database],
             check=True, capture_output=True, text=True)
         cls.key = created.stdout.strip().splitlines()[-1]
+        # The provider look-alikes: pushes go to `herald sandbox`, pointed at by the herald.env it writes.
+        sandbox_dir = os.path.join(cls.work.name, "sandbox")
+        cls.sandbox = subprocess.Popen([HERALD, "sandbox", "--port", "0", "--state-dir", sandbox_dir],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env_file = os.path.join(sandbox_dir, "herald.env")
+        deadline = time.monotonic() + 30
+        while not os.path.exists(env_file):
+            if time.monotonic() > deadline or cls.sandbox.poll() is not None:
+                raise RuntimeError("herald sandbox did not start")
+            time.sleep(0.1)
+        environment = dict(os.environ)
+        with open(env_file) as lines:
+            for line in lines:
+                if "=" in line and not line.startswith("#"):
+                    name, value = line.strip().split("=", 1)
+                    environment[name] = shlex.split(value)[0]
+        cls.secret = "browser-test-user-token-secret-0123456789"
         cls.port = free_port()
         cls.base = f"http://127.0.0.1:{cls.port}"
         cls.server = subprocess.Popen(
             [HERALD, "serve", "--port", str(cls.port), "--database", cls.database, "--log-level", "warning",
-             "--user-token-secret", "browser-test-user-token-secret-0123456789"],
-            stderr=subprocess.PIPE, text=True)
+             "--user-token-secret", cls.secret, "--publisher-rate", "0"],
+            stderr=subprocess.PIPE, text=True, env=environment)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -73,6 +94,8 @@ class ConsoleInABrowser(unittest.TestCase):
         cls.browser.quit()
         cls.server.terminate()
         cls.server.wait(timeout=20)
+        cls.sandbox.terminate()
+        cls.sandbox.wait(timeout=20)
         cls.work.cleanup()
 
     def setUp(self):
@@ -94,20 +117,342 @@ class ConsoleInABrowser(unittest.TestCase):
                         == state)
 
     def expect_no_console_errors(self):
+        # Left out: answers the page handles (the 401 of "not signed in yet", a 400 shown beside its
+        # field, the 412 of a conflict), and images that cannot load (a hero image on a host this
+        # machine cannot reach). A script error or a CSP violation is never left out.
+        handled = ("status of 400", "status of 401", "status of 412", "Failed to load resource: net::")
         errors = [entry for entry in self.browser.get_log("browser") if entry["level"] == "SEVERE"
-                  and "/console/session" not in entry["message"]]  # the 401 of "not signed in yet"
+                  and not (entry.get("source") == "network" and any(h in entry["message"] for h in handled))]
         self.assertEqual(errors, [], "the page logged errors (a CSP violation would be one)")
+
+    def expect_no_dialog(self):
+        try:
+            alert = self.browser.switch_to.alert
+            text = alert.text
+            alert.dismiss()
+            self.fail(f"a hostile payload opened a dialog: {text!r}")
+        except NoAlertPresentException:
+            pass
+        self.assertIsNone(self.browser.execute_script("return window.__xss ?? null"))
+
+    def call(self, method, path, body=None, key=None, token=None, headers=None):
+        request = urllib.request.Request(self.base + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode())
+        request.add_header("Content-Type", "application/json")
+        if key or token:
+            request.add_header("Authorization", f"Bearer {key or token}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                text = response.read().decode()
+                return response.status, (json.loads(text) if text else None), response.headers
+        except urllib.error.HTTPError as error:
+            text = error.read().decode()
+            return error.code, (json.loads(text) if text else None), error.headers
+
+    def user_token(self, user):
+        minted = subprocess.run([HERALD, "token", "--user", user, "--user-token-secret", self.secret],
+                                check=True, capture_output=True, text=True)
+        return minted.stdout.strip().splitlines()[-1]
+
+    def signed_in(self):
+        self.sign_in(self.key)
+        self.session_state("signed-in")
+
+    def go(self, page):
+        self.browser.execute_script("location.hash = arguments[0]", page)
+        self.wait.until(lambda browser: browser.find_element(By.TAG_NAME, "body").get_attribute("data-page")
+                        == page.split("/")[0])
+
+    def body_state(self, name, value):
+        self.wait.until(lambda browser: browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+                        == value)
+
+    def type_into(self, element_id, text):
+        field = self.browser.find_element(By.ID, element_id)
+        field.clear()
+        field.send_keys(text)
+
+    def set_value(self, element_id, text):
+        self.browser.execute_script(
+            "const f = document.getElementById(arguments[0]); f.value = arguments[1];"
+            "f.dispatchEvent(new Event('input', {bubbles: true}));", element_id, text)
+
+    def preview_ready(self):
+        self.browser.execute_script("document.body.dataset.preview = 'waiting'")
+        self.set_value("compose-title", self.browser.find_element(By.ID, "compose-title").get_attribute("value"))
+        self.body_state("preview", "ready")
+
+    def shot(self, name):
+        """A screenshot of the page from its top (the README shows these)."""
+        self.browser.execute_script("window.scrollTo(0, 0)")
+        self.browser.save_screenshot(os.path.join(self.screenshots, name))
+
+    def text(self, selector):
+        return self.browser.find_element(By.CSS_SELECTOR, selector).text
+
+    def test_compose_shows_every_preview_as_the_server_rules(self):
+        self.call("PUT", "/v1/app-config", {"deepLinks": {"allowedPrefixes": ["myapp://orders/"]}}, key=self.key)
+        self.signed_in()
+        self.go("compose")
+        self.type_into("compose-type", "order.shipped")
+        self.type_into("compose-title", "Your order shipped")
+        self.set_value("compose-body", "Arrives Friday. " * 15)
+        self.browser.find_element(By.ID, "add-pair").click()
+        self.browser.find_element(By.ID, "pair-key-0").send_keys("orderId")
+        self.browser.find_element(By.ID, "pair-value-0").send_keys("123")
+        self.type_into("compose-deeplink", "myapp://promo/9")
+        self.type_into("detail-hero", "https://images.example/hero.png")
+        self.set_value("detail-html", '<p onclick="window.__xss=1">Hello <b>there</b><script>window.__xss=2</script></p>')
+        self.type_into("detail-path", "/orders/123")
+        self.preview_ready()
+
+        self.assertEqual(self.text("#type-chip"), "Orders")
+        self.assertIn("the push shows the first 150", self.text("#body-count"))
+        for banner in ["#preview-ios", "#preview-android"]:
+            body = self.text(f"{banner} [data-part=body]")
+            self.assertTrue(body.endswith("…") and len(body) <= 150, body)
+            self.assertEqual(self.text(f"{banner} [data-part=title]"), "Your order shipped")
+        row = self.browser.find_element(By.CSS_SELECTOR, "#preview-row .inbox-row")
+        self.assertEqual(row.get_attribute("data-chevron"), "yes")
+        self.assertEqual(self.text("#preview-row .chip"), "Orders")
+        self.assertTrue(self.browser.find_elements(By.CSS_SELECTOR, "#preview-row .unread-dot"))
+        detail = self.browser.find_element(By.CSS_SELECTOR, "#preview-detail .detail")
+        self.assertEqual(detail.get_attribute("data-layout"), "hero")
+        self.assertEqual(self.text("#preview-detail .badge"), "New")
+        self.assertEqual(self.text("#preview-detail [data-part=cta]"), "View Details")
+        html = self.browser.find_element(By.CSS_SELECTOR, "#preview-detail [data-part=html]")
+        self.assertEqual(html.find_element(By.TAG_NAME, "b").text, "there")
+        self.assertEqual(html.find_elements(By.CSS_SELECTOR, "script, [onclick]"), [])
+        self.assertIn("ignores it", self.text("#deeplink-check"))
+        self.shot("compose.png")
+
+        # A plain general notification: no chevron, compact layout, the push text.
+        self.type_into("compose-type", "general")
+        for field in ["detail-hero", "detail-path", "compose-deeplink"]:
+            self.browser.find_element(By.ID, field).clear()
+        self.set_value("detail-html", "")
+        self.preview_ready()
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "#preview-row .inbox-row")
+                         .get_attribute("data-chevron"), "no")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "#preview-detail .detail")
+                         .get_attribute("data-layout"), "compact")
+        self.assertIn("Arrives Friday", self.text("#preview-detail [data-part=text]"))
+
+        # A server validation error appears beside its field.
+        self.type_into("detail-hero", "http://plain.example/x.png")
+        self.body_state("preview", "invalid")
+        error = self.browser.find_element(By.CSS_SELECTOR, '[data-error-for="detail.heroImageURL"]')
+        self.assertIn("https", error.text)
+        self.expect_no_dialog()
+        self.expect_no_console_errors()
+
+    def test_send_to_a_user_and_watch_the_timeline_reach_sent(self):
+        token = self.user_token("carol")
+        status, _, _ = self.call("POST", "/v1/me/devices", {"token": APNS_TOKEN, "provider": "apns",
+                                                             "platform": "ios"}, token=token)
+        self.assertEqual(status, 200)
+        self.signed_in()
+        self.go("compose")
+        self.type_into("compose-type", "order.shipped")
+        self.type_into("compose-title", "Shipped to Carol")
+        self.type_into("compose-body", "It arrives Friday")
+        self.type_into("audience-user", "carol")
+        send = self.browser.find_element(By.ID, "send")
+        self.browser.execute_script("arguments[0].click(); arguments[0].click();", send)  # a double click
+        link = self.wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, "#send-status a")))
+        time.sleep(0.5)
+        status, listed, _ = self.call("GET", "/v1/notifications?userId=carol", key=self.key)
+        self.assertEqual(len(listed["items"]), 1, "the double click sent once")
+        link.click()
+        self.wait.until(lambda browser: "sent" in (browser.find_element(By.ID, "timeline")
+                                                   .get_attribute("data-statuses") or "").split())
+        self.assertIn("Sent", self.text("#timeline"))
+        self.assertIn("Created", self.text("#timeline"))
+        self.shot("messages.png")
+        self.go("users")
+        self.type_into("user-id", "carol")
+        self.browser.find_element(By.CSS_SELECTOR, "#user-form button").click()
+        self.body_state("user", "loaded")
+        self.assertIn("active", self.text("#user-result"))
+        self.assertIn("Shipped to Carol", self.text("#user-result"))
+        self.shot("users.png")
+        self.go("overview")
+        self.body_state("overview", "loaded")
+        self.shot("overview.png")
+        self.expect_no_console_errors()
+
+    def test_broadcast_to_a_thousand_users_reaches_100_percent(self):
+        self.signed_in()
+        self.go("compose")
+        self.type_into("compose-type", "announcement.launch")
+        self.type_into("compose-title", "We launched")
+        self.browser.find_element(By.ID, "push-send").click()  # inbox only
+        self.browser.find_element(By.ID, "audience-list-radio").click()
+        self.set_value("audience-list", "\n".join(f"fan-{n:04d}" for n in range(1000)))
+        self.browser.find_element(By.ID, "send").click()
+        confirm = self.visible("confirm-text")
+        self.assertIn("1000 listed users", confirm.text)
+        self.browser.find_element(By.ID, "confirm-send").click()
+        self.body_state("broadcast", "completed")
+        bar = self.browser.find_element(By.ID, "broadcast-progress")
+        self.assertEqual(bar.get_attribute("value"), "100")
+        self.assertIn("1000 of 1000 users (100%)", self.text("#broadcast-label"))
+        self.browser.execute_script("document.getElementById('broadcast').scrollIntoView()")
+        self.browser.save_screenshot(os.path.join(self.screenshots, "broadcast.png"))
+        self.expect_no_console_errors()
+
+    def test_two_people_editing_app_config_get_a_conflict(self):
+        self.signed_in()
+        self.go("app-config")
+        self.body_state("config", "loaded")
+        self.type_into("allowlist", "myapp://mine/")
+        self.browser.find_element(By.CSS_SELECTOR, "#config-form button[type=submit]").click()
+        self.visible("config-save")
+        self.assertIn("myapp://mine/", self.text("#config-diff .added"))
+        self.shot("app-config.png")
+        # Someone else saves first.
+        _, _, headers = self.call("GET", "/v1/app-config/document", key=self.key)
+        status, _, _ = self.call("PUT", "/v1/app-config", {"deepLinks": {"allowedPrefixes": ["myapp://theirs/"]}},
+                                 key=self.key, headers={"If-Match": headers["ETag"]})
+        self.assertEqual(status, 200)
+        self.browser.find_element(By.ID, "config-save").click()
+        self.body_state("config", "conflict")
+        self.assertIn("Someone else saved", self.text("#config-status"))
+        _, stored, _ = self.call("GET", "/v1/app-config/document", key=self.key)
+        self.assertEqual(stored["deepLinks"]["allowedPrefixes"], ["myapp://theirs/"], "never a silent overwrite")
+        self.browser.find_element(By.ID, "config-reload").click()
+        self.body_state("config", "loaded")
+        self.assertEqual(self.browser.find_element(By.ID, "allowlist").get_attribute("value"), "myapp://theirs/")
+
+    def test_keys_are_created_shown_once_and_revoked(self):
+        self.signed_in()
+        self.go("keys")
+        self.body_state("keys", "loaded")
+        self.type_into("key-name", "from-the-console")
+        self.browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+        secret = self.visible("new-key").text
+        self.assertTrue(secret.startswith("hk_"))
+        self.assertEqual(self.call("GET", "/v1/keys", key=secret)[0], 200)
+        self.shot("keys.png")
+        key_id = "key_" + secret.split("_")[1]
+        row = self.wait.until(conditions.presence_of_element_located((By.CSS_SELECTOR, f'tr[data-key="{key_id}"]')))
+        row.find_element(By.TAG_NAME, "button").click()
+        self.browser.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"] button.danger').click()
+        self.wait.until(lambda browser: not browser.find_elements(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]'))
+        self.assertEqual(self.call("GET", "/v1/keys", key=secret)[0], 401)
+
+    def test_every_page_is_labelled_keyboard_reachable_and_fits_a_tablet(self):
+        from selenium.webdriver.common.keys import Keys
+        self.signed_in()
+        self.browser.set_window_size(768, 1024)
+        try:
+            for page in ["overview", "compose", "messages", "users", "app-config", "keys"]:
+                self.go(page)
+                time.sleep(0.3)
+                unlabelled = self.browser.execute_script(
+                    """
+                    return [...document.querySelectorAll('#app input, #app select, #app textarea, #app button')]
+                      .filter((control) => control.offsetParent !== null)
+                      .filter((control) => !(control.labels?.length || control.getAttribute('aria-label')
+                                              || (control.tagName === 'BUTTON' && control.textContent.trim())))
+                      .map((control) => control.id || control.outerHTML.slice(0, 60));
+                    """)
+                self.assertEqual(unlabelled, [], f"{page}: controls without a label")
+                overflow = self.browser.execute_script(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                self.assertLessEqual(overflow, 0, f"{page} scrolls sideways at tablet width")
+            # The nav is reachable by keyboard: Tab to "Keys" and press Enter.
+            self.go("overview")
+            self.browser.find_element(By.CSS_SELECTOR, 'nav a[href="#overview"]').send_keys(Keys.TAB * 5)
+            focused = self.browser.switch_to.active_element
+            self.assertEqual(focused.text, "Keys")
+            focused.send_keys(Keys.ENTER)
+            self.body_state("page", "keys")
+            outline = self.browser.execute_script(
+                "return getComputedStyle(document.activeElement).outlineStyle")
+            self.assertNotEqual(outline, "none", "the focus is visible")
+        finally:
+            self.browser.set_window_size(1024, 768)
+
+    def test_hostile_notifications_are_inert_on_every_page(self):
+        payloads = []
+        for name in sorted(os.listdir(XSS_CORPORA)):
+            if name.endswith(".json"):
+                with open(os.path.join(XSS_CORPORA, name)) as corpus:
+                    payloads.extend(json.load(corpus))
+        self.assertGreater(len(payloads), 2000)
+        tripwire = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
+        published = 0
+        for payload in payloads:
+            title = (payload.strip() or "blank")[:200]
+            status, _, _ = self.call("POST", "/v1/notifications", {
+                "recipients": ["mallory"], "type": "general", "title": title, "body": payload[:2000],
+                "data": {"p": payload[:1000]}, "detail": {"html": payload[:10000] + tripwire}}, key=self.key)
+            published += status == 202
+        self.assertGreater(published, 2000, "nearly every payload is a valid notification")
+        self.signed_in()
+        self.expect_no_dialog()
+        self.go("messages")
+        self.body_state("messages", "loaded")
+        more = self.browser.find_element(By.ID, "messages-more")
+        while more.is_displayed():
+            rows = len(self.browser.find_elements(By.CSS_SELECTOR, "#messages-rows tr"))
+            more.click()
+            self.wait.until(lambda browser: len(browser.find_elements(By.CSS_SELECTOR, "#messages-rows tr")) > rows)
+        self.assertGreaterEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#messages-rows tr")), published)
+        self.expect_no_dialog()
+        first = self.browser.find_element(By.CSS_SELECTOR, "#messages-rows tr a")
+        first.click()
+        self.wait.until(lambda browser: browser.find_element(By.ID, "timeline").get_attribute("data-statuses")
+                        is not None)
+        self.go("users")
+        self.type_into("user-id", "mallory")
+        self.browser.find_element(By.CSS_SELECTOR, "#user-form button").click()
+        self.body_state("user", "loaded")
+        self.expect_no_dialog()
+        # The detail page's HTML of every payload, as the server's sanitizer stored it and the
+        # preview draws it: through the page's own module.
+        rendered = self.browser.execute_async_script(
+            """
+            const [payloads, done] = [arguments[0], arguments[arguments.length - 1]];
+            import("/console/assets/dom.js").then(async (dom) => {
+              const box = document.createElement("div");
+              document.body.append(box);
+              let count = 0;
+              for (const payload of payloads) {
+                const answer = await dom.api("POST", "/v1/previews",
+                  {type: "general", title: "x", body: payload.slice(0, 2000), detail: {html: payload.slice(0, 10000)}});
+                if (answer.status !== 200) continue;
+                box.append(dom.sanitizedFragment(answer.json.detailPage.html ?? ""));
+                box.append(document.createTextNode(answer.json.inboxRow.body));
+                count += 1;
+              }
+              await new Promise((resolve) => setTimeout(resolve, 500));
+              done([count, box.querySelectorAll("script, iframe, object, embed, [onerror], [onload], [onclick]").length]);
+            });
+            """, payloads)
+        self.assertGreater(rendered[0], 2000)
+        self.assertEqual(rendered[1], 0, "no executable element or handler survived")
+        self.go("compose")
+        self.set_value("compose-title", tripwire)
+        self.set_value("detail-html", tripwire)
+        self.preview_ready()
+        self.shot("hostile-preview.png")
+        self.expect_no_dialog()
+        self.expect_no_console_errors()
 
     def test_sign_in_reload_and_sign_out(self):
         self.visible("sign-in-form")
-        self.browser.save_screenshot(os.path.join(self.screenshots, "sign-in.png"))
+        self.shot("sign-in.png")
         self.sign_in("hk_000000000000_not-a-key")
         self.wait.until(conditions.text_to_be_present_in_element((By.ID, "sign-in-error"), "not valid"))
 
         self.sign_in(self.key)
         who = self.visible("signed-in-as")
         self.assertIn("console", who.text)
-        self.browser.save_screenshot(os.path.join(self.screenshots, "signed-in.png"))
+        self.shot("signed-in.png")
         cookie = self.browser.get_cookie("herald_console")
         self.assertTrue(cookie["httpOnly"])
         self.assertEqual(cookie["sameSite"], "Strict")

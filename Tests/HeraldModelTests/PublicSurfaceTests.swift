@@ -12,6 +12,8 @@ struct PublicSurfaceTests {
         "InboxNotification", "NotificationDetail", "NotificationPage", "Counts", "InboxCursor",
         // The category catalog and where a tap goes.
         "Catalog", "CatalogCategory", "CatalogTypeRule", "TapRoute",
+        // Where a tap leads (an inbox row's destination); the console's preview resolves it too.
+        "NotificationDestination",
         // Preferences, quiet hours and the OS permission.
         "Preferences", "PreferencesPatch", "QuietHours", "PermissionDecision", "PermissionStatus", "PermissionSync",
         // Devices and push registration; the data a push carries to the app.

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// The words the notification detail page shows. Quoted from
 /// `spec/notifications-screen-map.txt` unless marked as written for HeraldKit.
 public enum NotificationDetailCopy {
@@ -8,7 +10,7 @@ public enum NotificationDetailCopy {
     /// Written for HeraldKit: the retry button when the failure was not a 404 (timeout, offline).
     public static let tryAgainButton = "Try again"
     /// The CTA label when the notification has none (DETAIL-07).
-    public static let defaultActionLabel = "View Details"
+    public static let defaultActionLabel = NotificationDetailRules.defaultActionLabel
     /// The badge of a notification that was unread when opened (DETAIL-05).
-    public static let newBadge = "New"
+    public static let newBadge = NotificationDetailRules.newBadge
 }

@@ -66,7 +66,7 @@ import Observation
                 log("Notification \(id): could not open the action path \"\(path)\": \(error)")
             }
         } else if let link = detail.actionURL {
-            guard let url = NotificationDetailContent.httpsURL(link) else {
+            guard let url = NotificationDetailRules.httpsURL(link) else {
                 log("Notification \(id): ignored the action URL \"\(link)\", which is not an https URL.")
                 return
             }

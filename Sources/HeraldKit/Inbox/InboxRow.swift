@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// One notification in the list, as a person sees and hears it.
 public struct InboxRow: Sendable, Equatable, Identifiable {

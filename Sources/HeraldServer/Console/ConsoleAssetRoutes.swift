@@ -13,6 +13,10 @@ struct ConsoleAssetRoutes {
     static let assets: [String: (type: String, bytes: [UInt8])] = [
         "console.css": ("text/css; charset=utf-8", PackageResources.console_css),
         "console.js": ("text/javascript; charset=utf-8", PackageResources.console_js),
+        "dom.js": ("text/javascript; charset=utf-8", PackageResources.dom_js),
+        "compose.js": ("text/javascript; charset=utf-8", PackageResources.compose_js),
+        "messages.js": ("text/javascript; charset=utf-8", PackageResources.messages_js),
+        "admin.js": ("text/javascript; charset=utf-8", PackageResources.admin_js),
     ]
 
     func register(in router: inout Router) {

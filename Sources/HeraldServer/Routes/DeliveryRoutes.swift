@@ -39,9 +39,20 @@ struct DeliveryItem: Encodable {
     var reason: String?
     var attempts: Int
     var nextAttemptAt: Date?
+    /// The provider's id for the accepted push (the APNs `apns-id` answer, the FCM message name,
+    /// the Expo ticket), when one was given.
+    var providerMessageId: String?
+    /// `false` once the device's token was pruned (or replaced); `null` when the device is gone.
+    var deviceActive: Bool?
+    var notificationId: String
+    var createdAt: Date
     var updatedAt: Date
 
     init(_ record: DeliveryRecord) {
+        providerMessageId = record.providerMessageID ?? record.providerTicketID
+        deviceActive = record.deviceActive
+        notificationId = record.notificationID
+        createdAt = record.createdAt
         id = record.id
         deviceToken = record.deviceToken.map(Self.mask)
         provider = record.provider?.rawValue
@@ -60,7 +71,8 @@ struct DeliveryItem: Encodable {
 
     // Unset fields are spelled out as `null`.
     enum CodingKeys: String, CodingKey {
-        case id, deviceToken, provider, platform, status, reason, attempts, nextAttemptAt, updatedAt
+        case id, deviceToken, provider, platform, status, reason, attempts, nextAttemptAt, providerMessageId
+        case deviceActive, notificationId, createdAt, updatedAt
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -73,6 +85,10 @@ struct DeliveryItem: Encodable {
         try container.encode(reason, forKey: .reason)
         try container.encode(attempts, forKey: .attempts)
         try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(providerMessageId, forKey: .providerMessageId)
+        try container.encode(deviceActive, forKey: .deviceActive)
+        try container.encode(notificationId, forKey: .notificationId)
+        try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
     }
 }

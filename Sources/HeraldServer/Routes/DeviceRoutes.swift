@@ -34,12 +34,12 @@ struct DeviceRoutes {
     }
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try Self.userID(context)
+        let userID = try UserRoutes.userID(context)
         return try Response.json(DeviceList(items: try await services.store.devices(userID: userID)))
     }
 
     @Sendable func remove(_ request: Request, _ context: RequestContext) async throws -> Response {
-        let userID = try Self.userID(context)
+        let userID = try UserRoutes.userID(context)
         guard try await deleteDevice(of: userID, token: context.parameter("token")) else {
             throw HTTPError(404, code: "not_found", message: "No such device for this user.")
         }
@@ -54,11 +54,5 @@ struct DeviceRoutes {
         let isHex = lowered.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
         guard lowered != token, isHex else { return false }
         return try await services.store.deleteDevice(userID: userID, token: lowered)
-    }
-
-    private static func userID(_ context: RequestContext) throws -> String {
-        let userID = context.parameter("id")
-        try Validate.userID(userID, field: "id")
-        return userID
     }
 }

@@ -84,6 +84,11 @@ struct Authenticator: Sendable {
     ///
     /// Without a key, a console session (its cookie) stands for the key it signed in with; every
     /// call but GET and HEAD must then carry the session's CSRF token in `X-CSRF-Token`.
+    /// Key `id` was revoked through this server: refused here at once.
+    func keyRevoked(id: String) {
+        keyCache.remove(id: id)
+    }
+
     func publisher(_ request: Request) async throws -> APIKeyRecord {
         guard let key = Self.bearer(request) ?? request.headers["X-Api-Key"] else {
             return try await consolePublisher(request)
@@ -203,6 +208,12 @@ final class APIKeyCache: Sendable {
 
     func remove(hash: String) {
         _ = entries.withLock { $0.removeValue(forKey: hash) }
+    }
+
+    /// Forgets key `id` (revoked here): this server refuses it at once, the others within
+    /// ``recheckInterval``.
+    func remove(id: String) {
+        entries.withLock { entries in entries = entries.filter { $0.value.record.id != id } }
     }
 
     /// Whether this use is the one to write (the first, or ``useRecordInterval`` after the last

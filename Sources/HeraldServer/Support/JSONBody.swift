@@ -15,7 +15,8 @@ enum JSONBody {
             return try decoder.decode(T.self, from: Data(request.body))
         } catch let error as DecodingError {
             throw HTTPError(
-                400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage)
+                400, code: error.isSyntaxError ? "invalid_json" : "invalid_body", message: error.humanMessage,
+                field: error.fieldPath)
         } catch {
             throw HTTPError(400, code: "invalid_json", message: "The request body is not valid JSON.")
         }
@@ -79,7 +80,7 @@ struct ValidationErrorMiddleware: Middleware {
         do {
             return try await next(request, context)
         } catch let error as ValidationError {
-            throw HTTPError(400, code: error.code, message: error.message)
+            throw HTTPError(400, code: error.code, message: error.message, field: error.field)
         }
     }
 }
@@ -93,13 +94,29 @@ extension DecodingError {
         return false
     }
 
+    /// The field at fault in the request's spelling (`push.ttlSeconds`, `recipients[2]`); `nil`
+    /// for the body as a whole.
+    var fieldPath: String? {
+        let codingPath: [any CodingKey]
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            codingPath = context.codingPath
+        case .keyNotFound(let key, let context): codingPath = context.codingPath + [key]
+        @unknown default: return nil
+        }
+        let joined = Self.joined(codingPath)
+        return joined.isEmpty ? nil : joined
+    }
+
+    private static func joined(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+            .reduce(into: "") { result, part in result += part.hasPrefix("[") || result.isEmpty ? part : "." + part }
+    }
+
     /// A message for people: which field, and what was wrong with it.
     var humanMessage: String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            let parts = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
-            let joined = parts.reduce(into: "") { result, part in
-                result += part.hasPrefix("[") || result.isEmpty ? part : "." + part
-            }
+            let joined = Self.joined(codingPath)
             return joined.isEmpty ? "the body" : "`\(joined)`"
         }
         switch self {

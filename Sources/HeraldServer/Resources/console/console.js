@@ -1,44 +1,58 @@
 // The Herald console: plain JavaScript modules, no build step, no third-party code. Text from
-// the server is only ever placed with textContent, never parsed as HTML.
+// the server is only ever placed as text (see dom.js), never parsed as HTML.
+import { api, byId, setSession } from "./dom.js";
+import { setUpCompose, showCompose } from "./compose.js";
+import { closeTimeline, loadMessages, openTimeline, setUpMessages } from "./messages.js";
+import { loadAppConfig, loadKeys, loadOverview, setUpAdmin } from "./admin.js";
 
-let csrfToken = null;
+const pages = ["overview", "compose", "messages", "users", "app-config", "keys"];
 
-const byId = (id) => document.getElementById(id);
-
-async function call(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (csrfToken && method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrfToken;
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json = null;
-  try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-  return { status: response.status, json };
+// `#compose`, `#messages/<id>`: the page (and the open notification) live in the address, so a
+// reload or a shared link comes back to the same place.
+function route() {
+  if (document.body.dataset.session !== "signed-in") return;
+  const [name, ...rest] = location.hash.replace(/^#/, "").split("/");
+  const page = pages.includes(name) ? name : "overview";
+  for (const id of pages) {
+    byId(`page-${id}`).hidden = id !== page;
+    const link = document.querySelector(`nav a[href="#${id}"]`);
+    if (id === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  document.body.dataset.page = page;
+  if (page !== "messages") closeTimeline();
+  switch (page) {
+    case "overview": loadOverview(); break;
+    case "compose": showCompose(); break;
+    case "messages":
+      loadMessages();
+      if (rest.length) openTimeline(decodeURIComponent(rest.join("/"))); else closeTimeline();
+      break;
+    case "app-config": loadAppConfig(); break;
+    case "keys": loadKeys(); break;
+    default: break;
+  }
 }
 
 // `data-session` on <body> says what the page knows: "checking" until the server answered,
 // then "signed-in" or "signed-out" (tests wait for it instead of guessing).
 function showSignedIn(session) {
-  csrfToken = session.csrfToken;
+  setSession(session.csrfToken, showSignedOut);
   document.body.dataset.session = "signed-in";
   byId("sign-in").hidden = true;
-  byId("home").hidden = false;
+  byId("app").hidden = false;
   byId("signed-in-as").textContent = `Key: ${session.key.name} (${session.key.id})`;
   byId("signed-in-as").hidden = false;
   byId("sign-out").hidden = false;
   const ends = new Date(session.expiresAt);
   byId("session-ends").textContent = `This session ends by ${ends.toLocaleString()} at the latest.`;
+  route();
 }
 
 function showSignedOut(message) {
-  csrfToken = null;
+  setSession(null);
+  closeTimeline();
   document.body.dataset.session = "signed-out";
-  byId("home").hidden = true;
+  byId("app").hidden = true;
   byId("sign-in").hidden = false;
   byId("signed-in-as").hidden = true;
   byId("sign-out").hidden = true;
@@ -54,25 +68,30 @@ async function signIn(event) {
     input.focus();
     return;
   }
-  const answer = await call("POST", "/console/session", { apiKey: input.value.trim() });
+  const answer = await api("POST", "/console/session", { apiKey: input.value.trim() });
   input.value = "";
   if (answer.status === 201 && answer.json) {
     byId("sign-in-error").textContent = "";
     showSignedIn(answer.json);
   } else {
-    showSignedOut(answer.json?.error?.message ?? `Sign-in failed (${answer.status}).`);
+    showSignedOut(answer.error?.message ?? `Sign-in failed (${answer.status}).`);
   }
 }
 
 async function signOut() {
-  await call("DELETE", "/console/session");
+  await api("DELETE", "/console/session");
   showSignedOut("Signed out.");
 }
 
 async function start() {
+  setSession(null, showSignedOut);
   byId("sign-in-form").addEventListener("submit", signIn);
   byId("sign-out").addEventListener("click", signOut);
-  const current = await call("GET", "/console/session");
+  window.addEventListener("hashchange", route);
+  setUpCompose();
+  setUpMessages();
+  setUpAdmin();
+  const current = await api("GET", "/console/session");
   if (current.status === 200 && current.json) showSignedIn(current.json);
   else showSignedOut();
 }

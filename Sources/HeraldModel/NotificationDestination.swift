@@ -1,5 +1,4 @@
 import Foundation
-import HeraldModel
 
 /// Where a tap on a notification leads, from the inbox or from a push (TAP-01, TAP-02, TAP-04).
 ///
