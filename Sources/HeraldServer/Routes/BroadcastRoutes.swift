@@ -76,16 +76,10 @@ struct BroadcastRoutes {
 
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
         let limit = try InboxRoutes.limit(request.query["limit"])
-        let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
-            if raw.isEmpty { return nil }
-            guard let seq = InboxCursor.decode(raw) else {
-                throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
-            }
-            return seq
-        }
+        let beforeSeq = try InboxRoutes.beforeSeq(request.query["cursor"])
         let page = try await services.store.broadcasts(beforeSeq: beforeSeq, limit: limit)
         return try Response.json(
-            BroadcastList(
+            PageAnswer(
                 items: page.items.map(BroadcastItem.init),
                 nextCursor: page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil))
     }
@@ -105,9 +99,10 @@ struct BroadcastRoutes {
     }
 }
 
-/// A page of broadcasts, newest first; `nextCursor` is `null` on the last page.
-struct BroadcastList: Encodable {
-    var items: [BroadcastItem]
+/// A page of a publisher list (broadcasts, notifications), newest first; `nextCursor` is `null`
+/// on the last page.
+struct PageAnswer<Item: Encodable>: Encodable {
+    var items: [Item]
     var nextCursor: String?
 
     enum CodingKeys: String, CodingKey { case items, nextCursor }

@@ -25,13 +25,7 @@ struct InboxRoutes {
     @Sendable func list(_ request: Request, _ context: RequestContext) async throws -> Response {
         let userID = try context.user.id
         let limit = try Self.limit(request.query["limit"])
-        let beforeSeq = try request.query["cursor"].flatMap { raw -> Int64? in
-            if raw.isEmpty { return nil }
-            guard let seq = InboxCursor.decode(raw) else {
-                throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
-            }
-            return seq
-        }
+        let beforeSeq = try Self.beforeSeq(request.query["cursor"])
         let category = try category(request.query["category"])
         let page = try await services.store.renderedInboxPage(
             userID: userID, category: category, beforeSeq: beforeSeq, limit: limit)
@@ -81,6 +75,16 @@ struct InboxRoutes {
     }
 
     /// The `limit` query parameter of a list (the broadcast list takes the same).
+    /// The sequence number a page's `cursor` continues before; `nil` without one, 400
+    /// `invalid_cursor` for one this server did not issue. Every paged list reads it here.
+    static func beforeSeq(_ raw: String?) throws -> Int64? {
+        guard let raw, !raw.isEmpty else { return nil }
+        guard let seq = InboxCursor.decode(raw) else {
+            throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
+        }
+        return seq
+    }
+
     static func limit(_ raw: String?) throws -> Int {
         guard let raw else { return defaultLimit }
         guard let limit = Int(raw), (1...maxLimit).contains(limit) else {

@@ -21,7 +21,7 @@ struct NotificationRoutes {
         let query = try Self.query(request)
         let page = try await services.store.notifications(query)
         return try Response.json(
-            NotificationSummaryList(
+            PageAnswer(
                 items: page.items.map(NotificationSummaryItem.init),
                 nextCursor: page.hasMore ? page.lastSeq.map(InboxCursor.encode(seq:)) : nil))
     }
@@ -66,27 +66,8 @@ struct NotificationRoutes {
             }
             if name == "from" { query.createdFrom = date } else { query.createdBefore = date }
         }
-        if let raw = value("cursor") {
-            guard let seq = InboxCursor.decode(raw) else {
-                throw HTTPError(400, code: "invalid_cursor", message: "`cursor` is not a cursor this server issued.")
-            }
-            query.beforeSeq = seq
-        }
+        query.beforeSeq = try InboxRoutes.beforeSeq(request.query["cursor"])
         return query
-    }
-}
-
-/// A page of notifications, newest first; `nextCursor` is `null` on the last page.
-struct NotificationSummaryList: Encodable {
-    var items: [NotificationSummaryItem]
-    var nextCursor: String?
-
-    enum CodingKeys: String, CodingKey { case items, nextCursor }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
 
