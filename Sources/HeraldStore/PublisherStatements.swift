@@ -81,7 +81,7 @@ enum PublisherStatements {
             """
             SELECT (created_at - \(origin)) / \(width) AS bucket, provider, status, COUNT(*) AS deliveries
             FROM deliveries WHERE created_at >= \(since)
-            GROUP BY (created_at - \(origin)) / \(width), provider, status
+            GROUP BY bucket, provider, status
             ORDER BY bucket, provider, status
             """
         ) { row throws(StoreError) in
