@@ -228,6 +228,14 @@ class ConsoleInABrowser(unittest.TestCase):
         self.assertIn("ignores it", self.text("#deeplink-check"))
         self.shot("compose.png")
 
+        # Links as the server's sanitizer keeps them: mailto and relative stay, javascript: goes.
+        self.set_value("detail-html", '<p><a href="mailto:help@example.com">mail</a> <a href="/help">help</a> '
+                                      '<a href="java\tscript:window.__xss=3">bad</a></p>')
+        self.preview_ready()
+        links = self.browser.find_elements(By.CSS_SELECTOR, "#preview-detail [data-part=html] a")
+        self.assertEqual([link.get_attribute("href") for link in links],
+                         ["mailto:help@example.com", self.base + "/help", None])
+
         # A plain general notification: no chevron, compact layout, the push text.
         self.type_into("compose-type", "general")
         for field in ["detail-hero", "detail-path", "compose-deeplink"]:
@@ -270,11 +278,15 @@ class ConsoleInABrowser(unittest.TestCase):
                                                    .get_attribute("data-statuses") or "").split())
         self.assertIn("Sent", self.text("#timeline"))
         self.assertIn("Created", self.text("#timeline"))
+        # Only the one-line summary is a live region: the redrawn timeline is not announced.
+        self.assertEqual(self.text("#timeline-status"), "1 delivery: 1 sent.")
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#timeline[aria-live], #timeline-body[aria-live]"), [])
         self.shot("messages.png")
         self.go("users")
         self.type_into("user-id", "carol")
         self.browser.find_element(By.CSS_SELECTOR, "#user-form button").click()
         self.body_state("user", "loaded")
+        self.assertEqual(self.text("#user-heading"), "User carol")
         self.assertIn("active", self.text("#user-result"))
         self.assertIn("Shipped to Carol", self.text("#user-result"))
         self.shot("users.png")
@@ -294,6 +306,8 @@ class ConsoleInABrowser(unittest.TestCase):
         self.browser.find_element(By.ID, "send").click()
         confirm = self.visible("confirm-text")
         self.assertIn("1000 listed users", confirm.text)
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("id"), "confirm-cancel",
+                         "the safe choice has the focus")
         self.browser.find_element(By.ID, "confirm-send").click()
         self.body_state("broadcast", "completed")
         bar = self.browser.find_element(By.ID, "broadcast-progress")
@@ -311,6 +325,17 @@ class ConsoleInABrowser(unittest.TestCase):
         self.browser.find_element(By.CSS_SELECTOR, "#config-form button[type=submit]").click()
         self.visible("config-save")
         self.assertIn("myapp://mine/", self.text("#config-diff .added"))
+        # An edit after the review makes its diff stale: Save hides until the next review.
+        self.browser.find_element(By.ID, "allowlist").send_keys("x")
+        self.assertFalse(self.browser.find_element(By.ID, "config-save").is_displayed())
+        self.type_into("allowlist", "myapp://mine/")
+        # Leaving the page and coming back keeps unsaved edits.
+        self.go("keys")
+        self.go("app-config")
+        self.wait.until(conditions.text_to_be_present_in_element((By.ID, "config-status"), "not saved yet"))
+        self.assertEqual(self.browser.find_element(By.ID, "allowlist").get_attribute("value"), "myapp://mine/")
+        self.browser.find_element(By.CSS_SELECTOR, "#config-form button[type=submit]").click()
+        self.visible("config-save")
         self.shot("app-config.png")
         # Someone else saves first.
         _, _, headers = self.call("GET", "/v1/app-config/document", key=self.key)
@@ -363,6 +388,14 @@ class ConsoleInABrowser(unittest.TestCase):
                 overflow = self.browser.execute_script(
                     "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 self.assertLessEqual(overflow, 0, f"{page} scrolls sideways at tablet width")
+            # A new page puts the focus on its heading; the skip link moves to the content and
+            # leaves the page as it is.
+            self.go("users")
+            self.assertEqual(self.browser.switch_to.active_element.get_attribute("id"), "users-title")
+            self.browser.execute_script("document.querySelector('a.skip').click()")
+            self.assertEqual(self.browser.switch_to.active_element.get_attribute("id"), "main")
+            self.assertEqual(self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-page"), "users")
+            self.assertTrue(self.browser.find_element(By.ID, "page-users").is_displayed())
             # The nav is reachable by keyboard: Tab to "Keys" and press Enter.
             self.go("overview")
             self.browser.find_element(By.CSS_SELECTOR, 'nav a[href="#overview"]').send_keys(Keys.TAB * 5)
@@ -466,6 +499,62 @@ class ConsoleInABrowser(unittest.TestCase):
         self.visible("sign-out").click()
         self.wait.until(conditions.text_to_be_present_in_element((By.ID, "sign-in-error"), "Signed out."))
         self.assertIsNone(self.browser.get_cookie("herald_console"))
+
+    def test_the_same_compose_sent_again_is_answered_as_already_sent(self):
+        self.signed_in()
+        self.go("compose")
+        self.type_into("compose-type", "general")
+        self.type_into("compose-title", "Once only")
+        self.type_into("audience-user", "erin")
+        self.browser.find_element(By.ID, "send").click()
+        self.wait.until(conditions.text_to_be_present_in_element((By.ID, "send-status"), "Sent to erin"))
+        first = self.text("#send-status")
+        self.assertNotIn("already sent", first)
+        self.browser.find_element(By.ID, "send").click()
+        self.wait.until(conditions.text_to_be_present_in_element((By.ID, "send-status"), "already sent"))
+        self.assertEqual(len(self.call("GET", "/v1/notifications?userId=erin", key=self.key)[1]["items"]), 1)
+        # Another audience is another send, with its own key.
+        self.type_into("audience-user", "frank")
+        self.browser.find_element(By.ID, "send").click()
+        self.wait.until(conditions.text_to_be_present_in_element((By.ID, "send-status"), "Sent to frank"))
+        self.assertNotIn("already sent", self.text("#send-status"))
+        self.assertEqual(len(self.call("GET", "/v1/notifications?userId=frank", key=self.key)[1]["items"]), 1)
+        self.expect_no_console_errors()
+
+    def test_signing_out_leaves_nothing_of_the_session_on_the_page(self):
+        self.signed_in()
+        self.go("keys")
+        self.body_state("keys", "loaded")
+        self.type_into("key-name", "shown-once")
+        self.browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+        secret = self.visible("new-key").text
+        self.go("users")
+        self.type_into("user-id", "erin")
+        self.browser.find_element(By.CSS_SELECTOR, "#user-form button").click()
+        self.body_state("user", "loaded")
+        self.go("app-config")
+        self.body_state("config", "loaded")
+        self.type_into("allowlist", "myapp://draft/")
+        self.go("compose")
+        self.type_into("compose-title", "A draft")
+        self.go("messages")
+        self.body_state("messages", "loaded")
+        self.visible("sign-out").click()
+        self.session_state("signed-out")
+        left = self.browser.execute_script(
+            """
+            const text = (id) => document.getElementById(id).textContent;
+            const value = (id) => document.getElementById(id).value;
+            return [text("key-secret"), text("keys-rows"), text("user-result"), text("messages-rows"),
+                    text("overview-body"), value("allowlist"), value("compose-title"), value("user-id")];
+            """)
+        self.assertEqual(left, [""] * 8)
+        self.assertNotIn(secret, self.browser.page_source)
+        self.signed_in()
+        self.go("keys")
+        self.body_state("keys", "loaded")
+        self.assertFalse(self.browser.find_element(By.ID, "key-secret").is_displayed())
+        self.assertEqual(self.call("DELETE", "/v1/keys/key_" + secret.split("_")[1], key=self.key)[0], 204)
 
     def test_a_post_without_the_csrf_token_is_refused(self):
         self.sign_in(self.key)

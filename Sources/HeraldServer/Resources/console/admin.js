@@ -9,45 +9,54 @@ function table(headings, rows, empty) {
     el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((cell) => el("td", {}, cell))))));
 }
 
+// A section's table, or the error of the call behind it: a failed call never reads as "none".
+function section(title, answer, draw) {
+  return [el("h3", {}, title), answer.status === 200 ? draw(answer.json) : el("p", { class: "error" }, answer.error.message)];
+}
+
+// Only the newest lookup draws: an older answer arriving late never replaces a newer one.
+let lookup = 0;
 async function lookUpUser(event) {
   event.preventDefault();
+  const mine = ++lookup;
   const id = byId("user-id").value.trim();
   const form = byId("user-form");
   const out = clear(byId("user-result"));
+  delete document.body.dataset.user;
+  showFieldError(form, null);
   if (!id) { showFieldError(form, { field: "id", message: "Enter a user id." }); return; }
   const path = encodeURIComponent(id);
   const [devices, preferences, inbox, deliveries] = await Promise.all([
     api("GET", `/v1/users/${path}/devices`), api("GET", `/v1/users/${path}/preferences`),
     api("GET", `/v1/notifications${query({ userId: id, limit: 50 })}`), api("GET", `/v1/users/${path}/deliveries`),
   ]);
-  showFieldError(form, devices.error);
-  if (devices.status !== 200) return;
-  const p = preferences.json ?? {};
+  if (mine !== lookup) return;
+  if (devices.status === 400) { showFieldError(form, devices.error); return; }
+  out.append(el("h2", { id: "user-heading", tabindex: "-1" }, `User ${id}`));
+  out.append(...section("Devices", devices, (json) => table(["Provider", "Platform", "App version", "State", "Last registered"],
+    json.items.map((d) => [d.provider, d.platform, d.appVersion ?? "—", d.active ? "active" : "pruned", time(d.updatedAt)]),
+    "No devices.")));
+  out.append(...section("Preferences (read-only)", preferences, (p) => preferenceFacts(p)));
+  out.append(...section("Inbox", inbox, (json) => table(["Created", "Type", "Title", "Read", "Seen", "Deleted"],
+    json.items.map((n) => [time(n.createdAt), n.type, el("a", { href: `#messages/${encodeURIComponent(n.id)}` }, n.title),
+      n.readAt ? time(n.readAt) : "unread", n.seenAt ? time(n.seenAt) : "unseen", n.deletedAt ? time(n.deletedAt) : "—"]),
+    "No notifications.")));
+  out.append(...section("Recent deliveries", deliveries, (json) => table(["Updated", "Device", "Status", "Reason", "Attempts"],
+    json.items.map((d) => [time(d.updatedAt), d.provider ? `${d.provider} ${d.deviceToken ?? ""}` : "no device",
+      d.status, d.reason ?? "—", String(d.attempts)]),
+    "No deliveries.")));
+  document.body.dataset.user = "loaded";
+}
+
+function preferenceFacts(p) {
   const decision = p.osPermissionGranted === null || p.osPermissionGranted === undefined
     ? "not asked yet" : (p.osPermissionGranted ? "granted" : "denied");
-  out.append(
-    el("h2", {}, "Devices"),
-    table(["Provider", "Platform", "App version", "State", "Last registered"],
-      devices.json.items.map((d) => [d.provider, d.platform, d.appVersion ?? "—", d.active ? "active" : "pruned", time(d.updatedAt)]),
-      "No devices."),
-    el("h2", {}, "Preferences (read-only)"),
-    el("dl", { class: "facts" },
-      el("dt", {}, "Push"), el("dd", {}, p.globalEnabled ? "on" : "off"),
-      el("dt", {}, "OS decision"), el("dd", {}, decision),
-      el("dt", {}, "Categories"), el("dd", {}, Object.entries(p.categories ?? {}).map(([c, on]) => `${c} ${on ? "on" : "off"}`).join(", ") || "—"),
-      el("dt", {}, "Disabled types"), el("dd", {}, (p.disabledTypes ?? []).join(", ") || "none"),
-      el("dt", {}, "Quiet hours"), el("dd", {}, p.quietHours ? `${p.quietHours.start}–${p.quietHours.end} ${p.quietHours.timeZone ?? ""}` : "none")),
-    el("h2", {}, "Inbox"),
-    table(["Created", "Type", "Title", "Read", "Seen", "Deleted"],
-      (inbox.json?.items ?? []).map((n) => [time(n.createdAt), n.type, el("a", { href: `#messages/${encodeURIComponent(n.id)}` }, n.title),
-        n.readAt ? time(n.readAt) : "unread", n.seenAt ? time(n.seenAt) : "unseen", n.deletedAt ? time(n.deletedAt) : "—"]),
-      "No notifications."),
-    el("h2", {}, "Recent deliveries"),
-    table(["Updated", "Device", "Status", "Reason", "Attempts"],
-      (deliveries.json?.items ?? []).map((d) => [time(d.updatedAt), d.provider ? `${d.provider} ${d.deviceToken ?? ""}` : "no device",
-        d.status, d.reason ?? "—", String(d.attempts)]),
-      "No deliveries."));
-  document.body.dataset.user = "loaded";
+  return el("dl", { class: "facts" },
+    el("dt", {}, "Push"), el("dd", {}, p.globalEnabled ? "on" : "off"),
+    el("dt", {}, "OS decision"), el("dd", {}, decision),
+    el("dt", {}, "Categories"), el("dd", {}, Object.entries(p.categories ?? {}).map(([c, on]) => `${c} ${on ? "on" : "off"}`).join(", ") || "—"),
+    el("dt", {}, "Disabled types"), el("dd", {}, (p.disabledTypes ?? []).join(", ") || "none"),
+    el("dt", {}, "Quiet hours"), el("dd", {}, p.quietHours ? `${p.quietHours.start}–${p.quietHours.end} ${p.quietHours.timeZone ?? ""}` : "none"));
 }
 
 // MARK: App config
@@ -55,6 +64,8 @@ async function lookUpUser(event) {
 let loadedConfig = null;
 let loadedETag = null;
 let proposed = null;
+// Edits not saved yet: coming back to the page keeps them instead of loading over them.
+let dirty = false;
 
 function sorted(value) {
   if (Array.isArray(value)) return value.map(sorted);
@@ -65,9 +76,22 @@ function sorted(value) {
 }
 const pretty = (value) => JSON.stringify(sorted(value ?? {}), null, 2);
 
-export async function loadAppConfig() {
+export async function loadAppConfig({ discardEdits = false } = {}) {
+  if (dirty && !discardEdits) {
+    byId("config-status").textContent = "Your edits are not saved yet. Review and save them, or reload to discard them.";
+    byId("config-status").dataset.kind = "info";
+    byId("config-reload").hidden = false;
+    return;
+  }
   const answer = await api("GET", "/v1/app-config/document");
-  if (answer.status !== 200) return;
+  if (answer.status !== 200) {
+    if (answer.status !== 401) {
+      byId("config-status").textContent = answer.error.message;
+      byId("config-status").dataset.kind = "error";
+    }
+    return;
+  }
+  dirty = false;
   loadedConfig = answer.json;
   loadedETag = answer.headers.get("ETag");
   const update = loadedConfig.update ?? {};
@@ -133,6 +157,10 @@ function diffLines(before, after) {
 function review(event) {
   event.preventDefault();
   const form = byId("config-form");
+  if (!loadedETag) {
+    showFieldError(form, { field: "*", message: "The app config is not loaded yet: reload it before editing." });
+    return;
+  }
   try { proposed = edited(); } catch (error) { showFieldError(form, error); return; }
   showFieldError(form, null);
   const lines = diffLines(pretty(loadedConfig), pretty(proposed));
@@ -145,10 +173,20 @@ function review(event) {
   if (changed) byId("config-save").focus();
 }
 
+// Always conditional: without the ETag of what was reviewed there is nothing to compare with, so
+// nothing is saved (a save without If-Match would overwrite whatever is there).
 async function save() {
   const form = byId("config-form");
-  const answer = await api("PUT", "/v1/app-config", proposed, loadedETag ? { "If-Match": loadedETag } : {});
+  if (!loadedETag || !proposed) {
+    showFieldError(form, { field: "*", message: "Review the changes first: nothing was saved." });
+    byId("config-save").hidden = true;
+    return;
+  }
+  byId("config-save").disabled = true;
+  const answer = await api("PUT", "/v1/app-config", proposed, { "If-Match": loadedETag });
+  byId("config-save").disabled = false;
   if (answer.status === 200) {
+    dirty = false;
     await loadAppConfig();
     byId("config-status").textContent = "Saved.";
     byId("config-status").dataset.kind = "ok";
@@ -191,8 +229,12 @@ function confirmRevoke(key, button) {
   const yes = el("button", { type: "button", class: "danger" }, `Revoke ${key.name} now`);
   const no = el("button", { type: "button", class: "quiet" }, "Keep it");
   clear(cell).append(yes, no);
-  yes.focus();
-  no.addEventListener("click", loadKeys);
+  // The safe choice has the focus: Enter never revokes by accident.
+  no.focus();
+  no.addEventListener("click", async () => {
+    await loadKeys();
+    byId("keys-rows").querySelector(`tr[data-key="${CSS.escape(key.id)}"] button`)?.focus();
+  });
   yes.addEventListener("click", async () => {
     const answer = await api("DELETE", `/v1/keys/${encodeURIComponent(key.id)}`);
     if (answer.status === 204) loadKeys();
@@ -288,10 +330,44 @@ export async function loadOverview() {
   document.body.dataset.overview = "loaded";
 }
 
+// Signed out: the user looked up, the config and its edits, the key secret shown once, the key
+// list and the figures all go.
+export function resetAdmin() {
+  lookup++;
+  clear(byId("user-result"));
+  byId("user-form").reset();
+  loadedConfig = null;
+  loadedETag = null;
+  proposed = null;
+  dirty = false;
+  byId("config-form").reset();
+  clear(byId("config-diff"));
+  byId("config-save").hidden = true;
+  byId("config-reload").hidden = true;
+  byId("config-status").textContent = "";
+  byId("config-version").textContent = "";
+  clear(byId("key-secret")).hidden = true;
+  byId("key-form").reset();
+  clear(byId("keys-rows"));
+  clear(byId("overview-body"));
+  for (const name of ["user", "config", "keys", "overview"]) delete document.body.dataset[name];
+}
+
 export function setUpAdmin() {
   byId("user-form").addEventListener("submit", lookUpUser);
   byId("config-form").addEventListener("submit", review);
+  // Any edit after a review makes the reviewed diff stale: Save hides until the next review.
+  byId("config-form").addEventListener("input", () => {
+    dirty = true;
+    proposed = null;
+    byId("config-save").hidden = true;
+    clear(byId("config-diff"));
+  });
   byId("config-save").addEventListener("click", save);
-  byId("config-reload").addEventListener("click", () => { byId("config-reload").hidden = true; byId("config-status").textContent = ""; loadAppConfig(); });
+  byId("config-reload").addEventListener("click", () => {
+    byId("config-reload").hidden = true;
+    byId("config-status").textContent = "";
+    loadAppConfig({ discardEdits: true });
+  });
   byId("key-form").addEventListener("submit", createKey);
 }

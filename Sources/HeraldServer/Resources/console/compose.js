@@ -7,6 +7,11 @@ let composeKey = newKey();
 let previewTimer = null;
 let previewSerial = 0;
 let catalogLoaded = false;
+// Ids of data-pair inputs: never reused, so a removed row's label never names another input.
+let pairSerial = 0;
+// Field errors from a preview appear only once the form was edited: an empty Compose page does
+// not announce "type is required" before anyone typed.
+let touched = false;
 
 const form = () => byId("compose-form");
 const value = (id) => byId(id).value.trim();
@@ -29,7 +34,12 @@ export function draft() {
   };
   const push = { send: byId("push-send").checked };
   if (value("push-priority")) push.priority = value("push-priority");
-  if (value("push-ttl")) push.ttlSeconds = Number(value("push-ttl"));
+  if (value("push-ttl")) {
+    // A number as typed (never NaN, which JSON writes as null): anything else is the server's
+    // to refuse, beside the field, with its own message.
+    const ttl = value("push-ttl");
+    push.ttlSeconds = /^-?\d+$/.test(ttl) ? Number(ttl) : ttl;
+  }
   if (value("push-collapse")) push.collapseId = value("push-collapse");
   if (value("push-sound")) push.sound = value("push-sound");
   return {
@@ -40,14 +50,19 @@ export function draft() {
 }
 
 function addPair(key = "", pairValue = "") {
-  const index = byId("data-pairs").children.length;
+  const index = pairSerial++;
   const row = el("div", { class: "pair" },
     el("label", { class: "visually-hidden", for: `pair-key-${index}` }, `Data key ${index + 1}`),
     el("input", { id: `pair-key-${index}`, class: "pair-key", placeholder: "key", value: key }),
     el("label", { class: "visually-hidden", for: `pair-value-${index}` }, `Data value ${index + 1}`),
     el("input", { id: `pair-value-${index}`, class: "pair-value", placeholder: "value", value: pairValue }),
     el("button", { type: "button", class: "quiet", "aria-label": `Remove data pair ${index + 1}` }, "Remove"));
-  row.querySelector("button").addEventListener("click", () => { row.remove(); schedulePreview(); });
+  row.querySelector("button").addEventListener("click", () => {
+    row.remove();
+    byId("add-pair").focus();
+    touched = true;
+    schedulePreview();
+  });
   byId("data-pairs").append(row);
 }
 
@@ -76,7 +91,7 @@ async function preview() {
   document.body.dataset.preview = "loading";
   const answer = await api("POST", "/v1/previews", draft());
   if (serial !== previewSerial) return;
-  showFieldError(form(), answer.error);
+  if (touched || !answer.error) showFieldError(form(), answer.error);
   if (answer.status !== 200) {
     byId("previews").classList.add("stale");
     document.body.dataset.preview = "invalid";
@@ -171,6 +186,11 @@ async function publish(recipients, idempotencyKey) {
   return api("POST", "/v1/notifications", { recipients, ...draft() }, { "Idempotency-Key": idempotencyKey });
 }
 
+// The server answers a repeated Idempotency-Key with the first send's answer and this header:
+// nothing was sent again, and the page says so.
+const replayed = (answer) => answer.headers.get("Idempotent-Replayed") === "true";
+const again = (answer) => (replayed(answer) ? " (already sent: this is the first send's answer, nothing was sent again)" : "");
+
 async function sendTest() {
   const user = value("test-user");
   if (!user) {
@@ -179,7 +199,7 @@ async function sendTest() {
   }
   const answer = await publish([user], `${composeKey}-test-${user}`);
   if (answer.status === 202) {
-    status(`Test sent to ${user}: notification ${answer.json.notifications[0].id}. See it in Messages.`, "ok");
+    status(`Test sent to ${user}: notification ${answer.json.notifications[0].id}${again(answer)}. See it in Messages.`, "ok");
     showFieldError(form(), null);
   } else {
     showFieldError(form(), answer.error?.field === "recipients[0]" ? { ...answer.error, field: "test-user" } : answer.error);
@@ -218,7 +238,7 @@ async function send(event) {
   byId("send").disabled = false;
   if (answer.status === 202) {
     const id = answer.json.notifications[0].id;
-    status(`Sent to ${target.users[0]}: notification ${id}.`, "ok");
+    status(`Sent to ${target.users[0]}: notification ${id}${again(answer)}.`, "ok");
     byId("send-status").append(" ", el("a", { href: `#messages/${encodeURIComponent(id)}` }, "Open its timeline"));
   } else {
     showFieldError(form(), answer.error?.field?.startsWith("recipients") ? { ...answer.error, field: "audience-user" } : answer.error);
@@ -236,7 +256,8 @@ function showConfirmation(target, size) {
     el("button", { type: "button", id: "confirm-cancel", class: "quiet" }, "Cancel"));
   byId("confirm-cancel").addEventListener("click", () => { box.hidden = true; byId("send").focus(); });
   byId("confirm-send").addEventListener("click", () => broadcast(target));
-  byId("confirm-send").focus();
+  // The safe choice has the focus: Enter on a confirmation never sends to everyone by accident.
+  byId("confirm-cancel").focus();
 }
 
 async function broadcast(target) {
@@ -253,18 +274,35 @@ async function broadcast(target) {
     status(answer.error.message, "error");
     return;
   }
-  status(`Broadcast ${answer.json.id} started.`, "ok");
+  status(`Broadcast ${answer.json.id} ${replayed(answer) ? "was already started by this compose: following it" : "started"}.`, "ok");
   follow(answer.json.id);
 }
 
-// The broadcast's progress, asked every half second until it ends.
+// The broadcast's progress, asked every half second until it ends. A newer follow, or signing
+// out, ends this one (`following` changes). A call that fails without an answer or with a 5xx is
+// tried again, up to five times in a row, a second apart; any other refusal ends the loop.
+let following = 0;
 async function follow(id) {
+  const mine = ++following;
   const bar = byId("broadcast-progress");
   const label = byId("broadcast-label");
   byId("broadcast").hidden = false;
+  let failures = 0;
   for (;;) {
     const answer = await api("GET", `/v1/broadcasts/${encodeURIComponent(id)}`);
-    if (answer.status !== 200) { label.textContent = answer.error.message; return; }
+    if (mine !== following) return;
+    if (answer.status !== 200) {
+      const transient = answer.status === 0 || answer.status >= 500;
+      if (transient && ++failures <= 5) {
+        label.textContent = `${answer.error.message} Trying again (${failures} of 5)…`;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (mine !== following) return;
+        continue;
+      }
+      label.textContent = answer.error.message;
+      return;
+    }
+    failures = 0;
     const b = answer.json;
     const total = b.total ?? 0;
     const percent = b.status === "completed" ? 100 : (total > 0 ? Math.floor((b.processed * 100) / total) : 0);
@@ -278,6 +316,7 @@ async function follow(id) {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
+    if (mine !== following) return;
   }
 }
 
@@ -301,10 +340,13 @@ function readUpload() {
     area.value = (area.value ? `${area.value}\n` : "") + text.trim();
     byId("audience-list-radio").checked = true;
     updateAudience();
+    byId("audience-file").value = "";
   });
 }
 
+// Another audience is another send: it gets its own Idempotency-Key once one was used.
 function updateAudience() {
+  composeKeyStale();
   const target = audience();
   byId("audience-user").disabled = target.kind !== "user";
   byId("audience-list").disabled = target.kind !== "list";
@@ -317,9 +359,32 @@ export function showCompose() {
   schedulePreview();
 }
 
+// Signed out: the draft, its previews, any confirmation and the broadcast being followed go.
+export function resetCompose() {
+  following++;
+  clearTimeout(previewTimer);
+  previewSerial++;
+  form().reset();
+  clear(byId("data-pairs"));
+  clear(byId("confirm")).hidden = true;
+  byId("broadcast").hidden = true;
+  byId("broadcast-label").textContent = "";
+  status("");
+  showFieldError(form(), null);
+  for (const id of ["preview-ios", "preview-android", "preview-row", "preview-detail"]) clear(byId(id));
+  composeKey = newKey();
+  keyUsed = false;
+  touched = false;
+  sending = false;
+  byId("send").disabled = false;
+  catalogLoaded = false;
+  updateAudience();
+}
+
 export function setUpCompose() {
   form().addEventListener("input", (event) => {
     if (event.target.closest("#audience")) { updateAudience(); return; }
+    touched = true;
     schedulePreview();
   });
   form().addEventListener("change", (event) => {

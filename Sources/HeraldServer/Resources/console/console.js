@@ -1,17 +1,25 @@
 // The Herald console: plain JavaScript modules, no build step, no third-party code. Text from
 // the server is only ever placed as text (see dom.js), never parsed as HTML.
 import { api, byId, setSession } from "./dom.js";
-import { setUpCompose, showCompose } from "./compose.js";
-import { closeTimeline, loadMessages, openTimeline, setUpMessages } from "./messages.js";
-import { loadAppConfig, loadKeys, loadOverview, setUpAdmin } from "./admin.js";
+import { resetCompose, setUpCompose, showCompose } from "./compose.js";
+import { closeTimeline, loadMessages, openTimeline, resetMessages, setUpMessages } from "./messages.js";
+import { loadAppConfig, loadKeys, loadOverview, resetAdmin, setUpAdmin } from "./admin.js";
 
 const pages = ["overview", "compose", "messages", "users", "app-config", "keys"];
 
 // `#compose`, `#messages/<id>`: the page (and the open notification) live in the address, so a
-// reload or a shared link comes back to the same place.
+// reload or a shared link comes back to the same place. Any other fragment (the skip link's
+// `#main`) leaves the page as it is. A new page moves the focus to its heading, so a keyboard or
+// screen reader user starts there.
+function decoded(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
 function route() {
   if (document.body.dataset.session !== "signed-in") return;
   const [name, ...rest] = location.hash.replace(/^#/, "").split("/");
+  const shown = document.body.dataset.page;
+  if (name && !pages.includes(name) && shown) return;
   const page = pages.includes(name) ? name : "overview";
   for (const id of pages) {
     byId(`page-${id}`).hidden = id !== page;
@@ -19,13 +27,14 @@ function route() {
     if (id === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
   document.body.dataset.page = page;
+  if (shown && shown !== page) byId(`page-${page}`).querySelector("h1").focus();
   if (page !== "messages") closeTimeline();
   switch (page) {
     case "overview": loadOverview(); break;
     case "compose": showCompose(); break;
     case "messages":
       loadMessages();
-      if (rest.length) openTimeline(decodeURIComponent(rest.join("/"))); else closeTimeline();
+      if (rest.length) openTimeline(decoded(rest.join("/"))); else closeTimeline();
       break;
     case "app-config": loadAppConfig(); break;
     case "keys": loadKeys(); break;
@@ -48,9 +57,14 @@ function showSignedIn(session) {
   route();
 }
 
+// Signing out (or a session that ended) leaves nothing of the last session on the page: no key
+// secret, user, message or config, and no timer still asking the server.
 function showSignedOut(message) {
   setSession(null);
-  closeTimeline();
+  resetCompose();
+  resetMessages();
+  resetAdmin();
+  delete document.body.dataset.page;
   document.body.dataset.session = "signed-out";
   byId("app").hidden = true;
   byId("sign-in").hidden = false;

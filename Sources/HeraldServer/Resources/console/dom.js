@@ -78,12 +78,26 @@ export function query(params) {
 
 // The detail page's HTML as the server's sanitizer stored it, parsed in an inert document (no
 // script runs, no image loads) and copied over element by element: tags outside the detail
-// page's small set become their text, and only href, src and alt survive, with http(s) links.
+// page's small set become their text, and only href, src and alt survive (see safeURL).
 // The server already did this; this is the second lock on the same door.
 const allowedTags = new Set([
   "P", "BR", "B", "STRONG", "I", "EM", "U", "S", "SMALL", "SUB", "SUP", "UL", "OL", "LI", "H1", "H2", "H3",
   "H4", "H5", "H6", "BLOCKQUOTE", "CODE", "PRE", "A", "IMG", "SPAN", "DIV", "HR",
 ]);
+
+// The server sanitizer's URL rule: links are http, https, mailto or relative, images https
+// only. A scheme is whatever comes before a `:` that precedes any `/`, `?` or `#`, read as the
+// browser reads it (tabs and newlines removed, control characters and spaces trimmed), so
+// `java\tscript:` is a scheme that is not allowed, never a relative path.
+const linkSchemes = new Set(["http", "https", "mailto"]);
+const imageSchemes = new Set(["https"]);
+function safeURL(value, schemes) {
+  if (value === null) return null;
+  const url = value.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+  const scheme = /^([^:/?#]*):/.exec(url);
+  if (scheme) return schemes.has(scheme[1].toLowerCase()) ? url : null;
+  return schemes === imageSchemes ? null : url;
+}
 
 export function sanitizedFragment(html) {
   const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
@@ -98,12 +112,12 @@ export function sanitizedFragment(html) {
           continue;
         }
         const node = document.createElement(child.tagName.toLowerCase());
-        for (const name of ["href", "src", "alt"]) {
-          const value = child.getAttribute(name);
-          if (value === null) continue;
-          if (name !== "alt" && !/^https?:\/\//i.test(value.trim())) continue;
-          node.setAttribute(name, value);
-        }
+        const href = node.tagName === "A" ? safeURL(child.getAttribute("href"), linkSchemes) : null;
+        const src = node.tagName === "IMG" ? safeURL(child.getAttribute("src"), imageSchemes) : null;
+        if (node.tagName === "IMG" && src === null) continue;
+        if (href !== null) node.setAttribute("href", href);
+        if (src !== null) node.setAttribute("src", src);
+        if (child.hasAttribute("alt")) node.setAttribute("alt", child.getAttribute("alt"));
         if (node.tagName === "A") node.setAttribute("rel", "noopener noreferrer");
         copy(child, node);
         target.append(node);

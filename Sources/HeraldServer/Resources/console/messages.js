@@ -1,9 +1,16 @@
 // Messages: notifications newest first with filters, and one notification's timeline, asked
-// again every second while it is open so it moves without a reload.
+// again every second while it is open and the tab is visible (every five once every delivery
+// has ended), so it moves without a reload. It is redrawn only when the answer changed, and only
+// a one-line summary is announced to screen readers.
 import { api, byId, clear, el, query, showFieldError, time } from "./dom.js";
 
 let timelineTimer = null;
 let openID = null;
+let shownAnswer = null;
+// The filters of the last Filter press: "Load older" pages through those, not through what has
+// been typed since.
+let submittedFilters = {};
+const finalStatuses = new Set(["sent", "failed", "skipped", "expired"]);
 
 function filters() {
   const local = (id) => {
@@ -25,7 +32,8 @@ function tallyText(t) {
 
 export async function loadMessages(cursor) {
   const form = byId("messages-filter");
-  const answer = await api("GET", `/v1/notifications${query({ ...filters(), cursor, limit: 50 })}`);
+  if (!cursor) submittedFilters = filters();
+  const answer = await api("GET", `/v1/notifications${query({ ...submittedFilters, cursor, limit: 50 })}`);
   showFieldError(form, answer.error);
   const body = byId("messages-rows");
   if (!cursor) clear(body);
@@ -43,7 +51,6 @@ export async function loadMessages(cursor) {
   }
   const more = byId("messages-more");
   more.hidden = !answer.json.nextCursor;
-  more.onclick = null;
   more.dataset.cursor = answer.json.nextCursor ?? "";
   document.body.dataset.messages = "loaded";
 }
@@ -76,18 +83,44 @@ function deliveryEvents(d) {
     el("strong", {}, device), el("ol", {}, events));
 }
 
+// Asks for the open notification and its deliveries, redraws when they changed, and asks again:
+// after a second while any delivery can still move, after five once all have ended, never while
+// the tab is hidden (visibilitychange starts it again) or after the timeline closed.
 async function refreshTimeline() {
   const id = openID;
+  if (!id) return;
   const [notification, deliveries] = await Promise.all([
     api("GET", `/v1/notifications/${encodeURIComponent(id)}`),
     api("GET", `/v1/notifications/${encodeURIComponent(id)}/deliveries`),
   ]);
   if (id !== openID) return;
-  const box = clear(byId("timeline"));
+  const items = deliveries.json?.items ?? [];
+  const answer = JSON.stringify([notification.status, notification.json, deliveries.status, items]);
+  if (answer !== shownAnswer) {
+    shownAnswer = answer;
+    drawTimeline(notification, deliveries, items);
+  }
+  if (notification.status === 401 || deliveries.status === 401) return;
+  const settled = notification.status === 200 && items.every((d) => finalStatuses.has(d.status));
+  scheduleRefresh(settled ? 5000 : 1000);
+}
+
+function scheduleRefresh(delay) {
+  clearTimeout(timelineTimer);
+  timelineTimer = null;
+  if (!openID || document.hidden) return;
+  timelineTimer = setTimeout(refreshTimeline, delay);
+}
+
+function drawTimeline(notification, deliveries, items) {
+  const box = clear(byId("timeline-body"));
+  const summary = byId("timeline-status");
   if (notification.status !== 200) {
     box.append(el("p", { class: "error" }, notification.error.message));
+    summary.textContent = "";
     return;
   }
+  if (deliveries.status !== 200) box.append(el("p", { class: "error" }, deliveries.error.message));
   const n = notification.json;
   box.append(
     el("h2", { id: "timeline-title" }, n.title),
@@ -95,25 +128,52 @@ async function refreshTimeline() {
       n.deleted ? " · deleted" : ""),
     el("p", { class: "body-text" }, n.body),
     el("ol", { class: "timeline" }, entry("Created", n.createdAt, [n.push?.send ? "push requested" : "inbox only"]),
-      ...(deliveries.json?.items ?? []).map(deliveryEvents)));
-  box.dataset.statuses = (deliveries.json?.items ?? []).map((d) => d.status).join(" ");
+      ...items.map(deliveryEvents)));
+  byId("timeline").dataset.statuses = items.map((d) => d.status).join(" ");
+  const counts = {};
+  for (const d of items) counts[d.status] = (counts[d.status] ?? 0) + 1;
+  const parts = Object.entries(counts).map(([status, count]) => `${count} ${status}`);
+  summary.textContent = items.length
+    ? `${items.length} deliver${items.length === 1 ? "y" : "ies"}: ${parts.join(", ")}.` : "No deliveries.";
 }
 
 export function openTimeline(id) {
+  if (openID === id) return;
   openID = id;
+  shownAnswer = null;
+  clear(byId("timeline-body"));
+  byId("timeline-status").textContent = "";
+  delete byId("timeline").dataset.statuses;
   byId("timeline").hidden = false;
-  clearInterval(timelineTimer);
+  clearTimeout(timelineTimer);
   refreshTimeline();
-  timelineTimer = setInterval(() => { if (openID) refreshTimeline(); }, 1000);
 }
 
 export function closeTimeline() {
   openID = null;
-  clearInterval(timelineTimer);
+  shownAnswer = null;
+  clearTimeout(timelineTimer);
+  timelineTimer = null;
   byId("timeline").hidden = true;
 }
 
+// Signed out: no timer left, no rows, no filters of the last session.
+export function resetMessages() {
+  closeTimeline();
+  clear(byId("timeline-body"));
+  byId("timeline-status").textContent = "";
+  clear(byId("messages-rows"));
+  byId("messages-filter").reset();
+  byId("messages-more").hidden = true;
+  submittedFilters = {};
+  delete document.body.dataset.messages;
+}
+
 export function setUpMessages() {
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) clearTimeout(timelineTimer);
+    else if (openID) refreshTimeline();
+  });
   byId("messages-filter").addEventListener("submit", (event) => { event.preventDefault(); loadMessages(); });
   byId("messages-more").addEventListener("click", () => loadMessages(byId("messages-more").dataset.cursor));
 }
