@@ -54,6 +54,9 @@ public struct DeliveryRecord: Sendable, Equatable {
     public var providerMessageID: String?
     /// The Expo push ticket id of an accepted Expo push.
     public var providerTicketID: String?
+    /// The HTTP status of the provider's answer to the last attempt; `nil` before one, or when
+    /// no answer came (a transport failure).
+    public var providerStatus: Int?
     public var createdAt: Date
     public var updatedAt: Date
     /// Whether the device is still registered to the recipient and active: `false` once its
@@ -64,9 +67,10 @@ public struct DeliveryRecord: Sendable, Equatable {
         id: String, notificationID: String, userID: String, deviceToken: String?, provider: PushProvider?,
         platform: DevicePlatform?, environment: PushEnvironment?, status: DeliveryStatus, reason: String?,
         attempts: Int, nextAttemptAt: Date?, expiresAt: Date?, providerMessageID: String?, createdAt: Date,
-        updatedAt: Date, providerTicketID: String? = nil, deviceActive: Bool? = nil
+        updatedAt: Date, providerTicketID: String? = nil, deviceActive: Bool? = nil, providerStatus: Int? = nil
     ) {
         self.deviceActive = deviceActive
+        self.providerStatus = providerStatus
         self.id = id
         self.notificationID = notificationID
         self.userID = userID
@@ -135,11 +139,14 @@ public struct DeliveryCompletion: Sendable, Equatable {
     /// The token of the claim that sent it; the outcome is dropped when the claim no longer holds.
     public var claimToken: String
     public var outcome: DeliveryOutcome
+    /// The HTTP status of the provider's answer, when one came.
+    public var providerStatus: Int?
 
-    public init(id: String, claimToken: String, outcome: DeliveryOutcome) {
+    public init(id: String, claimToken: String, outcome: DeliveryOutcome, providerStatus: Int? = nil) {
         self.id = id
         self.claimToken = claimToken
         self.outcome = outcome
+        self.providerStatus = providerStatus
     }
 }
 

@@ -168,6 +168,12 @@ enum DeliveryStatements {
                 writer.string(send.completion.claimToken)
                 writer.raw(",")
                 if let messageID = send.messageID { writer.string(messageID) } else { writer.raw("null") }
+                writer.raw(",")
+                if let status = send.completion.providerStatus {
+                    writer.raw(String(status))
+                } else {
+                    writer.raw("null")
+                }
                 writer.raw("]")
             }
             writer.raw("]")
@@ -180,12 +186,13 @@ enum DeliveryStatements {
         return held
     }
 
-    /// Records the sends in the JSON array `outcomes` of `[id, claim token, provider message id]`
-    /// and answers the ids whose claim held: one lookup by key per element.
+    /// Records the sends in the JSON array `outcomes` of `[id, claim token, provider message id,
+    /// provider status]` and answers the ids whose claim held: one lookup by key per element.
     static func recordSentQuery<DB: StoreConnection>(_ outcomes: String, now: Date, _: DB.Type) -> SQL {
         """
         UPDATE deliveries SET status = \(DeliveryStatus.sent.rawValue), reason = NULL,
-            provider_message_id = element.value ->> 2, next_attempt_at = NULL, claim_token = NULL, updated_at = \(now)
+            provider_message_id = element.value ->> 2, provider_status = CAST(element.value ->> 3 AS INTEGER),
+            next_attempt_at = NULL, claim_token = NULL, updated_at = \(now)
         FROM \(DB.jsonElements(outcomes))
         WHERE deliveries.id = element.value ->> 0 AND deliveries.claim_token = element.value ->> 1
           AND deliveries.status = \(DeliveryStatus.sending.rawValue)
@@ -239,7 +246,8 @@ enum DeliveryStatements {
             } : nil
         let token = try db.queryOne(
             """
-            UPDATE deliveries SET \(update), claim_token = NULL, updated_at = \(now)
+            UPDATE deliveries SET \(update), provider_status = \(completion.providerStatus), claim_token = NULL,
+                updated_at = \(now)
             WHERE \(claimed) RETURNING device_token
             """
         ) { row throws(StoreError) in try row.optionalText("device_token") }

@@ -419,6 +419,14 @@ extension Migration {
                     "CREATE INDEX deliveries_created ON deliveries (created_at)",
                 ]
             ),
+            Migration(
+                version: 9, name: "the provider's status of a delivery's last attempt",
+                sql: [
+                    // The HTTP status of the provider's answer to the last attempt (the console's
+                    // timeline shows it beside the reason); NULL before one, or when none came.
+                    "ALTER TABLE deliveries ADD COLUMN provider_status INTEGER"
+                ]
+            ),
         ]
     }
 }

@@ -113,7 +113,7 @@ enum OutboxStatements {
             """
             SELECT d.id, d.notification_id, d.user_id, d.device_token, d.provider, d.platform, d.environment,
                    d.status, d.reason, d.attempts, d.next_attempt_at, d.expires_at, d.provider_message_id,
-                   d.created_at, d.updated_at, d.provider_ticket_id, dv.active AS device_active
+                   d.created_at, d.updated_at, d.provider_ticket_id, d.provider_status, dv.active AS device_active
             FROM deliveries d LEFT JOIN devices dv ON dv.token = d.device_token AND dv.user_id = d.user_id
             WHERE d.notification_id = \(notificationID)
             ORDER BY d.created_at, d.provider, d.platform, d.device_token
@@ -130,7 +130,8 @@ enum OutboxStatements {
                 expiresAt: row.optionalDate("expires_at"), providerMessageID: row.optionalText("provider_message_id"),
                 createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
                 providerTicketID: row.optionalText("provider_ticket_id"),
-                deviceActive: row.optionalInt64("device_active").map { $0 != 0 })
+                deviceActive: row.optionalInt64("device_active").map { $0 != 0 },
+                providerStatus: row.optionalInt64("provider_status").map { Int($0) })
 
         }
     }

@@ -280,6 +280,7 @@ class ConsoleInABrowser(unittest.TestCase):
         self.assertIn("Created", self.text("#timeline"))
         # Only the one-line summary is a live region: the redrawn timeline is not announced.
         self.assertEqual(self.text("#timeline-status"), "1 delivery: 1 sent.")
+        self.assertIn("apns answered HTTP 200", self.text("#timeline"), "the provider's status")
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#timeline[aria-live], #timeline-body[aria-live]"), [])
         self.shot("messages.png")
         self.go("users")

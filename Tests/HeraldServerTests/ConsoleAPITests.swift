@@ -190,6 +190,7 @@ struct ConsoleAPITests {
             #expect(items.first?["notificationId"] as? String == ids[0])
             #expect(items.first?["status"] as? String == "skipped")
             #expect(items.first?["deviceActive"] as? Bool == true)
+            #expect(items.first?["providerStatus"] is NSNull, "never sent: no provider status, spelled out as null")
             #expect(try await server.get("/v1/users/bob/deliveries", token: key).object["items"] as? [Any] != nil)
             expectError(try await server.get("/v1/users/a%20b/preferences", token: key), 400, "invalid")
             #expect(

@@ -16,6 +16,8 @@ struct DeliveryTests {
             var reason: String?
             var attempts: Int
             var nextAttemptAt: Date?
+            /// The HTTP status of the provider's answer to the last attempt.
+            var providerStatus: Int?
             var updatedAt: Date
         }
         var items: [Item]

@@ -54,7 +54,7 @@ public final class APNsClient: Sendable {
         } catch {
             return .retry(reason: "Transport: \(type(of: error))", retryAfter: nil)
         }
-        return verdict(for: response, bearer: bearer)
+        return verdict(for: response, bearer: bearer).answered(response.status)
     }
 
     /// The verdict on APNs's answer to a request signed with `bearer`.

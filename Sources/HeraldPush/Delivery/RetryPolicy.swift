@@ -27,10 +27,10 @@ public struct RetryPolicy: Sendable, Equatable {
         _ verdict: PushVerdict, attempt: Int, now: Date, using random: inout some RandomNumberGenerator
     ) -> DeliveryDecision {
         switch verdict {
-        case .sent(let id): return .sent(providerMessageID: id)
-        case .failed(let reason): return .failed(reason: reason)
-        case .pruned(let reason): return .pruned(reason: reason)
-        case .retry(let reason, let retryAfter):
+        case .sent(let id, _): return .sent(providerMessageID: id)
+        case .failed(let reason, _): return .failed(reason: reason)
+        case .pruned(let reason, _): return .pruned(reason: reason)
+        case .retry(let reason, let retryAfter, _):
             guard attempt < maxAttempts else { return .failed(reason: reason) }
             let delay =
                 retryAfter.flatMap { RetryAfter.delay($0, now: now) }.map { min($0, cap) }

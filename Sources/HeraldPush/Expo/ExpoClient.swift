@@ -82,6 +82,7 @@ public final class ExpoClient: Sendable {
         guard (200..<300).contains(response.status) else {
             let errors = try? JSONDecoder().decode(ExpoAnswer.Send.self, from: Data(response.body)).errors
             let verdict = Self.requestVerdict(response, reason: ExpoAnswer.reason(errors, status: response.status))
+                .answered(response.status)
             let mixed = errors?.first { $0.code == Self.mixedProjectsCode }?.tokensByProject
             return SendAnswer(
                 verdicts: Array(repeating: verdict, count: messages.count),
@@ -98,11 +99,14 @@ public final class ExpoClient: Sendable {
             // Expo took the request but its answer cannot be matched to the messages: sending
             // again risks a duplicate, never a loss.
             let verdict = PushVerdict.retry(reason: "ExpoUnreadableTickets", retryAfter: nil)
-            return Array(repeating: verdict, count: count)
+            return Array(repeating: verdict.answered(response.status), count: count)
         }
         return tickets.map { ticket in
-            if ticket.status == "ok", let id = ticket.id, !id.isEmpty { return .sent(providerMessageID: id) }
+            if ticket.status == "ok", let id = ticket.id, !id.isEmpty {
+                return .sent(providerMessageID: id, status: response.status)
+            }
             return ExpoErrorTable.ticketVerdict(error: ticket.details?.error, message: ticket.message)
+                .answered(response.status)
         }
     }
 
@@ -112,7 +116,7 @@ public final class ExpoClient: Sendable {
         switch try await perform(ExpoRequest.receipts(ids: ids, configuration: configuration)) {
         case .response(let answer): response = answer
         case .failed(let verdict):
-            guard case .retry(let reason, let retryAfter) = verdict else {
+            guard case .retry(let reason, let retryAfter, _) = verdict else {
                 return .unavailable(reason: Self.reason(of: verdict), retryAfter: nil)
             }
             return .unavailable(reason: reason, retryAfter: retryAfter)
@@ -163,7 +167,7 @@ public final class ExpoClient: Sendable {
     private static func reason(of verdict: PushVerdict) -> String {
         switch verdict {
         case .sent: "sent"
-        case .retry(let reason, _), .failed(let reason), .pruned(let reason): reason
+        case .retry(let reason, _, _), .failed(let reason, _), .pruned(let reason, _): reason
         }
     }
 }

@@ -53,7 +53,7 @@ public final class FCMClient: PushClient {
         } catch {
             return try Self.transportVerdict(error) ?? .retry(reason: "Transport: \(type(of: error))", retryAfter: nil)
         }
-        return verdict(for: response, bearer: bearer)
+        return verdict(for: response, bearer: bearer).answered(response.status)
     }
 
     /// The verdict on a transport error (nil for any other error); rethrows cancellation.

@@ -161,13 +161,14 @@ final class DeliveryWorker: Sendable {
     /// Records `verdict` on `row` through the retry policy; an Expo ticket waits for its receipt.
     private func record(_ row: ClaimedDelivery, _ verdict: PushVerdict) async {
         var random = SystemRandomNumberGenerator()
+        let status = verdict.status
         switch policy.decide(verdict, attempt: row.attempts, now: now(), using: &random) {
         case .sent(let id?) where row.provider == .expo:
             let due = now().addingTimeInterval(senders.expoReceiptDelay)
-            await complete(row, .ticketed(ticketID: id, receiptDueAt: due), label: "sent")
-        case .sent(let id): await complete(row, .sent(providerMessageID: id), label: "sent")
-        case .failed(let reason): await complete(row, .failed(reason: reason), label: "failed")
-        case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned")
+            await complete(row, .ticketed(ticketID: id, receiptDueAt: due), label: "sent", status: status)
+        case .sent(let id): await complete(row, .sent(providerMessageID: id), label: "sent", status: status)
+        case .failed(let reason): await complete(row, .failed(reason: reason), label: "failed", status: status)
+        case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned", status: status)
         case .retry(let at, let reason):
             nextRetry.withLock { next in next = min(next ?? at, at) }
             logger.debug(
@@ -175,15 +176,15 @@ final class DeliveryWorker: Sendable {
                 metadata: [
                     "id": row.id, "provider": row.provider.rawValue, "attempt": "\(row.attempts)", "reason": reason,
                 ])
-            await complete(row, .retry(at: at, reason: reason), label: "retry")
+            await complete(row, .retry(at: at, reason: reason), label: "retry", status: status)
         }
     }
 
-    /// Hands the outcome of `row` to the recorder; it is written with the others that arrive
-    /// meanwhile, in one transaction.
-    private func complete(_ row: ClaimedDelivery, _ outcome: DeliveryOutcome, label: String) async {
+    /// Hands the outcome of `row`, and the provider's HTTP status when an answer came, to the
+    /// recorder; it is written with the others that arrive meanwhile, in one transaction.
+    private func complete(_ row: ClaimedDelivery, _ outcome: DeliveryOutcome, label: String, status: Int? = nil) async {
         recorder.add(
-            DeliveryCompletion(id: row.id, claimToken: row.claimToken, outcome: outcome),
+            DeliveryCompletion(id: row.id, claimToken: row.claimToken, outcome: outcome, providerStatus: status),
             provider: row.provider.rawValue, label: label)
     }
 }

@@ -42,6 +42,9 @@ struct DeliveryItem: Encodable {
     /// The provider's id for the accepted push (the APNs `apns-id` answer, the FCM message name,
     /// the Expo ticket), when one was given.
     var providerMessageId: String?
+    /// The HTTP status of the provider's answer to the last attempt; `null` before one, or when
+    /// no answer came (a transport failure).
+    var providerStatus: Int?
     /// `false` once the device's token was pruned (or replaced); `null` when the device is gone.
     var deviceActive: Bool?
     var notificationId: String
@@ -51,6 +54,7 @@ struct DeliveryItem: Encodable {
     init(_ record: DeliveryRecord) {
         providerMessageId = record.providerMessageID ?? record.providerTicketID
         deviceActive = record.deviceActive
+        providerStatus = record.providerStatus
         notificationId = record.notificationID
         createdAt = record.createdAt
         id = record.id
@@ -72,7 +76,7 @@ struct DeliveryItem: Encodable {
     // Unset fields are spelled out as `null`.
     enum CodingKeys: String, CodingKey {
         case id, deviceToken, provider, platform, status, reason, attempts, nextAttemptAt, providerMessageId
-        case deviceActive, notificationId, createdAt, updatedAt
+        case providerStatus, deviceActive, notificationId, createdAt, updatedAt
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -86,6 +90,7 @@ struct DeliveryItem: Encodable {
         try container.encode(attempts, forKey: .attempts)
         try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
         try container.encode(providerMessageId, forKey: .providerMessageId)
+        try container.encode(providerStatus, forKey: .providerStatus)
         try container.encode(deviceActive, forKey: .deviceActive)
         try container.encode(notificationId, forKey: .notificationId)
         try container.encode(createdAt, forKey: .createdAt)

@@ -21,7 +21,7 @@ struct APNsClientTests {
     func strict() async throws {
         let (client, fake) = try APNsFixtures.client(clock: clock)
         for _ in 0..<5 {
-            #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID))
+            #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID, status: 200))
             clock.advance(minutes: 5)
         }
         #expect(fake.received.count == 5 && fake.refusals.isEmpty)
@@ -31,10 +31,10 @@ struct APNsClientTests {
     @Test("403 InvalidProviderToken drops the token: the retry signs anew and is accepted")
     func invalidProviderToken() async throws {
         let (client, fake) = try APNsFixtures.client(clock: clock)
-        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID))
+        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID, status: 200))
         fake.refuse(try #require(fake.received.last.flatMap(bearer)))
-        #expect(try await send(client) == .retry(reason: "InvalidProviderToken", retryAfter: nil))
-        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID))
+        #expect(try await send(client) == .retry(reason: "InvalidProviderToken", retryAfter: nil, status: 403))
+        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID, status: 200))
         let tokens = fake.received.compactMap(bearer)
         #expect(tokens.count == 3 && tokens[1] == tokens[0] && tokens[2] != tokens[0])
         let claims = try JWT.verify(tokens[2], key: APNsFixtures.key.publicKey(), claims: APNsProviderClaims.self)
@@ -45,12 +45,12 @@ struct APNsClientTests {
     func expiredProviderToken() async throws {
         let (client, fake) = try APNsFixtures.client(clock: clock)
         fake.script(403, reason: "ExpiredProviderToken")
-        #expect(try await send(client) == .retry(reason: "ExpiredProviderToken", retryAfter: nil))
-        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID))
+        #expect(try await send(client) == .retry(reason: "ExpiredProviderToken", retryAfter: nil, status: 403))
+        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID, status: 200))
         clock.advance(minutes: 20)
         fake.script(403, reason: "ExpiredProviderToken")
-        #expect(try await send(client) == .retry(reason: "ExpiredProviderToken", retryAfter: nil))
-        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID))
+        #expect(try await send(client) == .retry(reason: "ExpiredProviderToken", retryAfter: nil, status: 403))
+        #expect(try await send(client) == .sent(providerMessageID: APNsFixtures.deliveryID, status: 200))
         let tokens = fake.received.compactMap(bearer)
         #expect(tokens[0] == tokens[1] && tokens[1] == tokens[2] && tokens[3] != tokens[2])
     }

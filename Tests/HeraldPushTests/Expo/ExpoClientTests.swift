@@ -23,7 +23,7 @@ struct ExpoClientTests {
         let fake = FakeExpo(accessToken: "secret-token")
         let verdicts = try await Self.client(fake, accessToken: "secret-token").send((0..<100).map(Self.message))
         let tickets = fake.tickets
-        #expect(verdicts == tickets.map { .sent(providerMessageID: $0) } && tickets.count == 100)
+        #expect(verdicts == tickets.map { .sent(providerMessageID: $0, status: 200) } && tickets.count == 100)
         let request = try #require(fake.received.first)
         #expect(fake.received.count == 1 && fake.refusals.isEmpty)
         #expect(request.header("accept-encoding") == nil && request.header("accept") == "application/json")
@@ -39,7 +39,7 @@ struct ExpoClientTests {
     func missingAccessToken() async throws {
         let fake = FakeExpo(accessToken: "secret-token")
         let verdicts = try await Self.client(fake).send([Self.message(1), Self.message(2)])
-        #expect(verdicts == Array(repeating: .failed(reason: "UNAUTHORIZED"), count: 2))
+        #expect(verdicts == Array(repeating: .failed(reason: "UNAUTHORIZED", status: 401), count: 2))
         #expect(fake.received.first?.header("authorization") == nil)
     }
 
@@ -61,9 +61,11 @@ struct ExpoClientTests {
         let verdicts = try await Self.client(fake).send((0..<6).map(Self.message))
         #expect(
             verdicts == [
-                .sent(providerMessageID: "t-1"), .pruned(reason: "DeviceNotRegistered"),
-                .retry(reason: "MessageRateExceeded", retryAfter: nil), .failed(reason: "MessageTooBig"),
-                .failed(reason: "InvalidCredentials"), .failed(reason: "Expo: something else"),
+                // Each ticket came in one 200 answer: that is the provider's status of each.
+                .sent(providerMessageID: "t-1", status: 200), .pruned(reason: "DeviceNotRegistered", status: 200),
+                .retry(reason: "MessageRateExceeded", retryAfter: nil, status: 200),
+                .failed(reason: "MessageTooBig", status: 200), .failed(reason: "InvalidCredentials", status: 200),
+                .failed(reason: "Expo: something else", status: 200),
             ])
     }
 
@@ -79,10 +81,13 @@ struct ExpoClientTests {
         let pair = [Self.message(1), Self.message(2)]
         #expect(
             try await client.send(pair)
-                == Array(repeating: .retry(reason: "TOO_MANY_REQUESTS", retryAfter: "7"), count: 2))
-        #expect(try await client.send(pair) == Array(repeating: .retry(reason: "HTTP 503", retryAfter: nil), count: 2))
+                == Array(repeating: .retry(reason: "TOO_MANY_REQUESTS", retryAfter: "7", status: 429), count: 2))
         #expect(
-            try await client.send(pair) == Array(repeating: .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS"), count: 2))
+            try await client.send(pair)
+                == Array(repeating: .retry(reason: "HTTP 503", retryAfter: nil, status: 503), count: 2))
+        #expect(
+            try await client.send(pair)
+                == Array(repeating: .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS", status: 400), count: 2))
     }
 
     @Test("a request mixing Expo projects is sent again per project, as Expo's details group the tokens")
@@ -98,7 +103,7 @@ struct ExpoClientTests {
         let verdicts = try await Self.client(fake).send((1...4).map(Self.message))
         #expect(verdicts.prefix(3).allSatisfy { if case .sent = $0 { true } else { false } })
         #expect(
-            verdicts.last == .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS"),
+            verdicts.last == .failed(reason: "PUSH_TOO_MANY_EXPERIENCE_IDS", status: 400),
             "a message Expo names under no project is not guessed at")
         let sent = fake.received.map { request in
             ((try? JSONSerialization.jsonObject(with: Data(request.body))) as? [[String: Any]] ?? []).compactMap {
@@ -114,7 +119,9 @@ struct ExpoClientTests {
         let fake = FakeExpo()
         fake.script(200, #"{"data":[{"status":"ok","id":"only-one"}]}"#)
         let verdicts = try await Self.client(fake).send([Self.message(1), Self.message(2)])
-        #expect(verdicts == Array(repeating: .retry(reason: "ExpoUnreadableTickets", retryAfter: nil), count: 2))
+        #expect(
+            verdicts
+                == Array(repeating: .retry(reason: "ExpoUnreadableTickets", retryAfter: nil, status: 200), count: 2))
     }
 
     @Test("a transport failure is a retry for every message")

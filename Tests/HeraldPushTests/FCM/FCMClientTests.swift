@@ -24,7 +24,7 @@ struct FCMClientTests {
 
     /// The verdict of a send FCM accepted last: `.sent` with the name it answered.
     func accepted(_ fake: FakeFCM) -> PushVerdict {
-        .sent(providerMessageID: fake.sandbox.accepted.last?.name)
+        .sent(providerMessageID: fake.sandbox.accepted.last?.name, status: 200)
     }
 
     @Test("sends pass a strict FCM with one access token for many; the verdict carries FCM's name")
@@ -48,7 +48,7 @@ struct FCMClientTests {
         let client = client(fake)
         #expect(try await send(client) == accepted(fake))
         fake.revokeAccessTokens()
-        #expect(try await send(client) == .retry(reason: "UNAUTHENTICATED", retryAfter: nil))
+        #expect(try await send(client) == .retry(reason: "UNAUTHENTICATED", retryAfter: nil, status: 401))
         #expect(try await send(client) == accepted(fake))
         let issued = fake.tokens.issued
         #expect(issued.count == 2 && issued[0] != issued[1])
@@ -61,23 +61,23 @@ struct FCMClientTests {
         let fake = try FakeFCM(clock: clock)
         let client = client(fake)
         fake.script(404, body: FCMResponseTableTests.body(404, "NOT_FOUND", "gone", errorCode: "UNREGISTERED"))
-        #expect(try await send(client) == .pruned(reason: "UNREGISTERED"))
+        #expect(try await send(client) == .pruned(reason: "UNREGISTERED", status: 404))
         fake.script(
             403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "x", errorCode: "SENDER_ID_MISMATCH"))
-        #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH"))
+        #expect(try await send(client) == .pruned(reason: "SENDER_ID_MISMATCH", status: 403))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"),
             headers: [HTTP2Header("retry-after", "7")])
-        #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7"))
+        #expect(try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "7", status: 429))
         fake.script(
             429, body: FCMResponseTableTests.body(429, "RESOURCE_EXHAUSTED", "q", errorCode: "QUOTA_EXCEEDED"))
         #expect(
-            try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "60"),
+            try await send(client) == .retry(reason: "QUOTA_EXCEEDED", retryAfter: "60", status: 429),
             "without Retry-After, FCM's quota asks for at least a minute")
         fake.script(503, body: FCMResponseTableTests.body(503, "UNAVAILABLE", "busy", errorCode: "UNAVAILABLE"))
-        #expect(try await send(client) == .retry(reason: "UNAVAILABLE", retryAfter: nil), "backoff alone")
+        #expect(try await send(client) == .retry(reason: "UNAVAILABLE", retryAfter: nil, status: 503), "backoff alone")
         fake.script(403, body: FCMResponseTableTests.body(403, "PERMISSION_DENIED", "no access"))
-        #expect(try await send(client) == .failed(reason: "PERMISSION_DENIED"))
+        #expect(try await send(client) == .failed(reason: "PERMISSION_DENIED", status: 403))
     }
 
     @Test("a refused token exchange is a retry, and nothing is sent")

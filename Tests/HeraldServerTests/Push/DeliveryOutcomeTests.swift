@@ -28,11 +28,13 @@ struct DeliveryOutcomeTests {
                 #expect(next.timeIntervalSince(published) >= 0, "\(first)")
                 #expect(next.timeIntervalSince(first.updatedAt) >= 0.999, "\(first)")
                 #expect(first.reason?.contains("TooManyRequests") == true, "\(first)")
+                #expect(first.providerStatus == 429, "the provider's status of the attempt: \(first)")
             } else if first.status != "sent" {
                 Issue.record("the row is not waiting for its retry after the 429: \(first)")
             }
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["sent"] && items.map(\.attempts) == [2], "\(items)")
+            #expect(items.map(\.providerStatus) == [200], "the last attempt's status: \(items)")
             let accepted = try #require(fixture.sandbox.accepted(for: token).first)
             #expect(accepted.receivedAt.timeIntervalSince(published) >= 1, "sent before Retry-After ran out")
         }
@@ -48,6 +50,7 @@ struct DeliveryOutcomeTests {
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"] && items.map(\.attempts) == [3], "\(items)")
             #expect(items.first?.reason?.contains("ServiceUnavailable") == true, "\(items)")
+            #expect(items.map(\.providerStatus) == [503], "\(items)")
             #expect(fixture.sandbox.statusCounts[503] == 3)
             #expect(fixture.sandbox.accepted.isEmpty)
         }
@@ -63,6 +66,7 @@ struct DeliveryOutcomeTests {
             let items = try await fixture.settledDeliveries(of: id)
             #expect(items.map(\.status) == ["failed"] && items.map(\.attempts) == [1], "\(items)")
             #expect(items.first?.reason?.contains("BadDeviceToken") == true, "\(items)")
+            #expect(items.map(\.providerStatus) == [400], "\(items)")
             #expect(try await fixture.deviceActiveFlags(of: "grace") == [false])
         }
     }

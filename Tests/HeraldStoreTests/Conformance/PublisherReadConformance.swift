@@ -15,6 +15,8 @@ enum PublisherReadConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
     case deviceTallies = "devices are counted per provider, active and inactive, and known users once each"
     case appConfigVersions = "the app config's version starts at 0, grows with each write, and a stale version loses"
     case userDeliveries = "a user's deliveries come from their newest notifications only"
+    case providerStatus =
+        "each outcome keeps the provider's HTTP status of its last attempt, batched sends too; none before an answer"
 
     var testDescription: String { rawValue }
 
@@ -136,6 +138,46 @@ enum PublisherReadConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(recent.allSatisfy { $0.userID == "u1" && $0.deviceToken == "apns-1" && $0.status == .queued })
             #expect(try await store.deliveries(userID: "u1", notificationLimit: 10).count == 3)
             #expect(try await store.deliveries(userID: "nobody", notificationLimit: 10).isEmpty)
+        case .providerStatus:
+            for token in ["a", "b", "c", "d", "e"] { try await store.addDevice("apns-\(token)") }
+            try await store.publishPushed(["n1"])
+            let claims = try await store.claimDueDeliveries(limit: 10, now: at(1), lease: 30)
+            let byToken = Dictionary(uniqueKeysWithValues: claims.map { ($0.deviceToken, $0) })
+            func completion(_ token: String, _ outcome: DeliveryOutcome, _ status: Int?) throws -> DeliveryCompletion {
+                let claim = try #require(byToken["apns-\(token)"])
+                return DeliveryCompletion(
+                    id: claim.id, claimToken: claim.claimToken, outcome: outcome, providerStatus: status)
+            }
+            // Two sends (recorded in one statement), a retry, a prune and a transport failure.
+            let held = try await store.completeDeliveries(
+                [
+                    try completion("a", .sent(providerMessageID: "m-a"), 200),
+                    try completion("b", .sent(providerMessageID: nil), 200),
+                    try completion("c", .retry(at: at(60), reason: "TooManyRequests"), 429),
+                    try completion("d", .pruned(reason: "Unregistered"), 410),
+                    try completion("e", .failed(reason: "Transport: connectionRefused"), nil),
+                ], now: at(2))
+            #expect(held == [true, true, true, true, true])
+            func statuses() async throws -> [String: Int?] {
+                Dictionary(
+                    uniqueKeysWithValues: try await store.deliveries(notificationID: "n1").map {
+                        ($0.deviceToken ?? "", $0.providerStatus)
+                    })
+            }
+            #expect(
+                try await statuses() == [
+                    "apns-a": 200, "apns-b": 200, "apns-c": 429, "apns-d": 410, "apns-e": Int?.none,
+                ])
+            // The retry's next attempt is answered: its status is the new one.
+            let again = try #require(try await store.claimDueDeliveries(limit: 10, now: at(60), lease: 30).first)
+            #expect(
+                try await store.completeDeliveries(
+                    [
+                        DeliveryCompletion(
+                            id: again.id, claimToken: again.claimToken, outcome: .sent(providerMessageID: nil),
+                            providerStatus: 200)
+                    ], now: at(61)) == [true])
+            #expect(try await statuses()["apns-c"] == 200)
         }
     }
 }

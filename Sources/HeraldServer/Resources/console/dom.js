@@ -78,7 +78,7 @@ export function query(params) {
 
 // The detail page's HTML as the server's sanitizer stored it, parsed in an inert document (no
 // script runs, no image loads) and copied over element by element: tags outside the detail
-// page's small set become their text, and only href, src and alt survive (see safeURL).
+// page's small set become their text, and only href, src and alt survive (see allowedTarget).
 // The server already did this; this is the second lock on the same door.
 const allowedTags = new Set([
   "P", "BR", "B", "STRONG", "I", "EM", "U", "S", "SMALL", "SUB", "SUP", "UL", "OL", "LI", "H1", "H2", "H3",
@@ -91,7 +91,7 @@ const allowedTags = new Set([
 // `java\tscript:` is a scheme that is not allowed, never a relative path.
 const linkSchemes = new Set(["http", "https", "mailto"]);
 const imageSchemes = new Set(["https"]);
-function safeURL(value, schemes) {
+function allowedTarget(value, schemes) {
   if (value === null) return null;
   const url = value.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
   const scheme = /^([^:/?#]*):/.exec(url);
@@ -112,8 +112,8 @@ export function sanitizedFragment(html) {
           continue;
         }
         const node = document.createElement(child.tagName.toLowerCase());
-        const href = node.tagName === "A" ? safeURL(child.getAttribute("href"), linkSchemes) : null;
-        const src = node.tagName === "IMG" ? safeURL(child.getAttribute("src"), imageSchemes) : null;
+        const href = node.tagName === "A" ? allowedTarget(child.getAttribute("href"), linkSchemes) : null;
+        const src = node.tagName === "IMG" ? allowedTarget(child.getAttribute("src"), imageSchemes) : null;
         if (node.tagName === "IMG" && src === null) continue;
         if (href !== null) node.setAttribute("href", href);
         if (src !== null) node.setAttribute("src", src);

@@ -66,16 +66,18 @@ function deliveryEvents(d) {
   const events = [entry("Queued", d.createdAt, [device])];
   const attempts = d.attempts ? `${d.attempts} attempt${d.attempts === 1 ? "" : "s"}` : null;
   const reason = d.reason ? `reason: ${d.reason}` : null;
+  // The provider's HTTP status of the last attempt (null before one, or when no answer came).
+  const answered = Number.isInteger(d.providerStatus) ? `${d.provider} answered HTTP ${d.providerStatus}` : null;
   switch (d.status) {
     case "queued":
-      if (d.attempts > 0) events.push(entry("Retrying", d.updatedAt, [attempts, reason, d.nextAttemptAt ? `next at ${new Date(d.nextAttemptAt).toLocaleString()}` : null]));
+      if (d.attempts > 0) events.push(entry("Retrying", d.updatedAt, [attempts, answered, reason, d.nextAttemptAt ? `next at ${new Date(d.nextAttemptAt).toLocaleString()}` : null]));
       break;
     case "sending": events.push(entry("Sending", d.updatedAt, [attempts])); break;
     case "deferred": events.push(entry("Deferred", d.updatedAt, [reason ?? "quiet hours", d.nextAttemptAt ? `until ${new Date(d.nextAttemptAt).toLocaleString()}` : null])); break;
-    case "sent": events.push(entry("Sent", d.updatedAt, [attempts, d.providerMessageId ? `provider id ${d.providerMessageId}` : null])); break;
-    case "failed": events.push(entry("Failed", d.updatedAt, [attempts, reason])); break;
+    case "sent": events.push(entry("Sent", d.updatedAt, [attempts, answered, d.providerMessageId ? `provider id ${d.providerMessageId}` : null])); break;
+    case "failed": events.push(entry("Failed", d.updatedAt, [attempts, answered, reason])); break;
     case "skipped": events.push(entry("Skipped", d.updatedAt, [reason])); break;
-    case "expired": events.push(entry("Expired", d.updatedAt, [attempts, reason])); break;
+    case "expired": events.push(entry("Expired", d.updatedAt, [attempts, answered, reason])); break;
     default: events.push(entry(d.status, d.updatedAt, [reason]));
   }
   if (d.deviceActive === false) events.push(entry("Token pruned", d.updatedAt, ["the device no longer receives pushes"]));
