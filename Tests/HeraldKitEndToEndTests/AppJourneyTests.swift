@@ -122,6 +122,8 @@ import Testing
             // Without undo: the delete runs after 4 s and the server forgets the row.
             let watcher = LiveEventRecorder(try await server.client(user: "bob").liveEvents())
             defer { watcher.cancel() }
+            // The counts every stream opens with: it is subscribed, so the change below reaches it.
+            try await watcher.connected()
             inbox.rowSwiped(id: payment)
             await app.clock.advance(by: .milliseconds(3_999))
             #expect(try await app.client.notification(id: payment).id == payment)
@@ -161,6 +163,8 @@ import Testing
             #expect(inbox.rows.first?.showsUnreadDot == false)
             let watcher = LiveEventRecorder(try await server.client(user: "carol").liveEvents())
             defer { watcher.cancel() }
+            // The counts every stream opens with: it is subscribed, so the change below reaches it.
+            try await watcher.connected()
             let detail = NotificationDetailModel(id: id, dependencies: app.dependencies, log: { _ in })
             detail.appeared()
             try await eventually("the loaded page") {

@@ -118,6 +118,15 @@ final class LiveEventRecorder: Sendable {
         try await events.take(within: limit, "the next live event")
     }
 
+    /// Waits for the `counts` event a stream opens with: from then on the server has it subscribed,
+    /// so a change made after this reaches it (one made before may arrive before it is live).
+    func connected(within limit: Duration = .seconds(10)) async throws {
+        let first = try await next(within: limit)
+        guard case .counts = first else {
+            throw EndToEndError.commandFailed("a stream opened with \(String(describing: first)), not its counts")
+        }
+    }
+
     /// Skips events until one matches `predicate`.
     func next(
         within limit: Duration = .seconds(10), where predicate: @escaping @Sendable (LiveEvent) -> Bool
