@@ -62,7 +62,7 @@ private struct StrictQuietHours: Decodable {
     }
 }
 
-enum StrictKeys {
+package enum StrictKeys {
     struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -71,7 +71,7 @@ enum StrictKeys {
     }
 
     /// Throws `DecodingError.dataCorrupted` naming the first key not in `allowed`.
-    static func reject(unknownIn decoder: any Decoder, allowed: [String], type: String) throws {
+    package static func reject(unknownIn decoder: any Decoder, allowed: [String], type: String) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()
         if let first = unknown.first {

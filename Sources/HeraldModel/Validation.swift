@@ -48,6 +48,10 @@ public enum Limits {
     /// APNs refuses a longer `apns-collapse-id`.
     public static let collapseIdMaxBytes = 64
     public static let soundMaxLength = 64
+    /// `push.threadId`, `push.category` and `push.channelId`.
+    public static let pushIdentifierMaxLength = 64
+    /// FCM's limit on `fcm_options.analytics_label`.
+    public static let analyticsLabelMaxLength = 50
     public static let eventsPerBatch = 100
     public static let eventNameMaxLength = 100
     /// The JSON encoding of one event's `properties`.

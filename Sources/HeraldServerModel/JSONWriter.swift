@@ -44,6 +44,12 @@ public struct JSONWriter: Sendable {
         raw(String(value))
     }
 
+    /// A number as Swift spells it shortest (`0.5`, `1.0`, `1e-05`: all JSON); `null` for a value
+    /// JSON cannot hold (infinity, NaN), which validation keeps out.
+    public mutating func double(_ value: Double) {
+        if value.isFinite { raw(String(value)) } else { raw("null") }
+    }
+
     /// A JSON string with the escapes RFC 8259 requires, written in runs.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))

@@ -1,37 +1,6 @@
 import Foundation
 import HeraldModel
 
-/// Push options of a publish request.
-public struct PushOptions: Codable, Sendable, Equatable {
-    public enum Priority: String, Codable, Sendable { case high, normal }
-
-    /// Whether to push at all; the inbox row is written either way.
-    public var send: Bool
-    public var priority: Priority?
-    public var ttlSeconds: Int?
-    public var collapseId: String?
-    /// The sound the push plays: a sound file bundled with the app, ``defaultSound`` (the
-    /// platform's default sound, also what an omitted sound means) or ``silentSound`` (none).
-    public var sound: String?
-
-    /// `sound` for the platform's default sound: what every push plays unless told otherwise
-    /// (PUSH-07: a push in the foreground still shows a banner and plays a sound).
-    public static let defaultSound = "default"
-    /// `sound` for a silent push: the providers get no sound key.
-    public static let silentSound = "none"
-
-    public init(
-        send: Bool, priority: Priority? = nil, ttlSeconds: Int? = nil, collapseId: String? = nil,
-        sound: String? = nil
-    ) {
-        self.send = send
-        self.priority = priority
-        self.ttlSeconds = ttlSeconds
-        self.collapseId = collapseId
-        self.sound = sound
-    }
-}
-
 /// `POST /v1/notifications`: one notification for each recipient.
 public struct PublishRequest: Codable, Sendable, Equatable {
     public var recipients: [String]

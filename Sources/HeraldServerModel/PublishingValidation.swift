@@ -57,7 +57,17 @@ extension PublishRequest {
             try Check.link(deepLink, "deepLink", max: Limits.deepLinkMaxLength)
         }
         if let detail { try detail.validate(field: "detail") }
-        if let push { try push.validate(field: "push") }
+        if let push {
+            try push.validate(field: "push")
+            // The APNs payload carries the image at the top level, beside the data keys.
+            if push.imageURL != nil, data?[PushOptions.imageURLPayloadKey] != nil {
+                throw ValidationError(
+                    field: "data.\(PushOptions.imageURLPayloadKey)", code: "reserved",
+                    message:
+                        "data.\(PushOptions.imageURLPayloadKey) is where APNs pushes carry push.imageURL: rename the data key or leave push.imageURL out."
+                )
+            }
+        }
     }
 }
 
@@ -76,42 +86,6 @@ extension NotificationDetail {
         if actionPath != nil, actionURL != nil {
             throw ValidationError.invalid(
                 "\(field).actionPath", "and \(field).actionURL cannot both be set: choose one.")
-        }
-    }
-}
-
-extension PushOptions {
-    /// Checks TTL, collapse id and sound against ``Limits``.
-    public func validate() throws { try validate(field: "push") }
-
-    func validate(field: String) throws {
-        if let ttlSeconds, !(0...Limits.pushTTLMaxSeconds).contains(ttlSeconds) {
-            throw ValidationError(
-                field: "\(field).ttlSeconds", code: "out_of_range",
-                message: "\(field).ttlSeconds must be between 0 and \(Limits.pushTTLMaxSeconds) (28 days).")
-        }
-        if let collapseId {
-            if collapseId.isEmpty { throw ValidationError.invalid("\(field).collapseId", "must not be empty.") }
-            if collapseId.utf8.count > Limits.collapseIdMaxBytes {
-                throw ValidationError.tooLong("\(field).collapseId", max: Limits.collapseIdMaxBytes, unit: "bytes")
-            }
-            // It becomes the apns-collapse-id header: printable ASCII only.
-            guard collapseId.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-                throw ValidationError.invalid("\(field).collapseId", "must be printable ASCII.")
-            }
-        }
-        if let sound {
-            if sound.isEmpty {
-                throw ValidationError.invalid(
-                    "\(field).sound",
-                    #"must not be empty; omit it for the default sound, or use "\#(Self.silentSound)" for a silent push."#
-                )
-            }
-            try Check.maxLength(sound, "\(field).sound", Limits.soundMaxLength)
-            if Check.hasControl(sound) || sound.contains("/") || sound.contains("\\") {
-                throw ValidationError.invalid(
-                    "\(field).sound", "must be a sound file name without slashes or control characters.")
-            }
         }
     }
 }

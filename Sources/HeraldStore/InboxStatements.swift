@@ -120,7 +120,7 @@ enum InboxStatements {
         let hasDetail = notification.detail.map { !$0.isEmpty } ?? false
         let data = StoreJSON.encodeData(notification.data)
         let detail = try notification.detail.map { value throws(StoreError) in try StoreJSON.encode(value) }
-        let push = notification.push.map(StoreJSON.encodePush)
+        let push = try notification.push.map { options throws(StoreError) in try StoreJSON.encodePush(options) }
         let item = InboxNotification(
             id: notification.id, type: notification.type, category: notification.category,
             title: notification.title, body: notification.body, data: notification.data,

@@ -52,8 +52,11 @@ extension StoreJSON {
         JSONWriter.text { $0.stringMap(data) }
     }
 
-    static func encodePush(_ push: PushOptions) -> String {
-        JSONWriter.text { writer in
+    /// The plain options on the fast path; a push with rich options (``PushOptions/usesRichOptions``:
+    /// images, levels, critical sounds, ...) through JSONEncoder, which writes the same document.
+    static func encodePush(_ push: PushOptions) throws(StoreError) -> String {
+        if push.usesRichOptions { return try encode(push) }
+        return JSONWriter.text { writer in
             writer.raw("{")
             if let collapseId = push.collapseId {
                 writer.raw(#""collapseId":"#)
@@ -69,7 +72,7 @@ extension StoreJSON {
             writer.bool(push.send)
             if let sound = push.sound {
                 writer.raw(#","sound":"#)
-                writer.string(sound)
+                writer.string(sound.name)
             }
             if let ttlSeconds = push.ttlSeconds {
                 writer.raw(#","ttlSeconds":"#)

@@ -167,11 +167,126 @@ struct PublishingValidationTests {
         }
         try with { $0.push?.collapseId = String(repeating: "c", count: 64) }.validate()
         expectInvalid("too_long", field: "push.sound") {
-            try with { $0.push?.sound = String(repeating: "s", count: 65) }.validate()
+            try with { $0.push?.sound = PushSound(name: String(repeating: "s", count: 65)) }.validate()
         }
         expectInvalid("invalid", field: "push.sound") { try with { $0.push?.sound = "../etc/passwd" }.validate() }
         try with { $0.push?.sound = "none" }.validate()
         try with { $0.push?.sound = nil }.validate()
+    }
+
+    @Test("payload features: levels, scores, identifiers, https images, subtitles and labels are checked by name")
+    func payloadFeatures() throws {
+        try with {
+            $0.push = PushOptions(
+                send: true, sound: PushSound(name: "alarm.caf", critical: true, volume: 1),
+                interruptionLevel: .critical,
+                relevanceScore: 1, threadId: "orders", category: "ORDER_ACTIONS",
+                imageURL: "https://cdn.example.com/a.png",
+                subtitle: "Order 123", channelId: "orders", analyticsLabel: "spring-2026_v1.%7E")
+        }.validate()
+        try with { $0.push?.relevanceScore = 0 }.validate()
+        for score in [-0.01, 1.01, .infinity, .nan] {
+            expectInvalid("out_of_range", field: "push.relevanceScore") {
+                try with { $0.push?.relevanceScore = score }.validate()
+            }
+        }
+        expectInvalid("invalid", field: "push.imageURL") {
+            try with { $0.push?.imageURL = "http://cdn.example.com/a.png" }.validate()
+        }
+        expectInvalid("invalid", field: "push.imageURL") {
+            try with { $0.push?.imageURL = "javascript:alert(1)" }.validate()
+        }
+        expectInvalid("required", field: "push.threadId") { try with { $0.push?.threadId = " " }.validate() }
+        expectInvalid("too_long", field: "push.category") {
+            try with { $0.push?.category = String(repeating: "c", count: 65) }.validate()
+        }
+        expectInvalid("invalid", field: "push.channelId") { try with { $0.push?.channelId = "a\u{7}b" }.validate() }
+        expectInvalid("too_long", field: "push.subtitle") {
+            try with { $0.push?.subtitle = String(repeating: "s", count: 201) }.validate()
+        }
+        for label in ["", "has space", String(repeating: "l", count: 51), "émoji"] {
+            expectInvalid("invalid", field: "push.analyticsLabel") {
+                try with { $0.push?.analyticsLabel = label }.validate()
+            }
+        }
+        expectInvalid("reserved", field: "data.imageURL") {
+            try with {
+                $0.push?.imageURL = "https://cdn.example.com/a.png"
+                $0.data?["imageURL"] = "https://elsewhere.example.com"
+            }.validate()
+        }
+        try with { $0.data?["imageURL"] = "a publisher's own key, without push.imageURL" }.validate()
+    }
+
+    @Test("a critical sound: a name, a volume from 0 to 1, and a volume only for a critical sound")
+    func criticalSound() throws {
+        try with { $0.push?.sound = PushSound(name: "alarm.caf", critical: true) }.validate()
+        expectInvalid("out_of_range", field: "push.sound.volume") {
+            try with { $0.push?.sound = PushSound(name: "alarm.caf", critical: true, volume: 1.5) }.validate()
+        }
+        expectInvalid("invalid", field: "push.sound.volume") {
+            try with { $0.push?.sound = PushSound(name: "alarm.caf", volume: 0.5) }.validate()
+        }
+        expectInvalid("invalid", field: "push.sound.name") {
+            try with { $0.push?.sound = PushSound(name: "none", critical: true) }.validate()
+        }
+        expectInvalid("invalid", field: "push.sound.name") {
+            try with { $0.push?.sound = PushSound(name: "", critical: true) }.validate()
+        }
+    }
+
+    @Test("a background update refuses high priority and every option only a banner would show")
+    func backgroundUpdate() throws {
+        let background = PushOptions(
+            send: true, ttlSeconds: 60, collapseId: "sync", sound: "none", contentAvailable: true)
+        try with { $0.push = background }.validate()
+        try with {
+            $0.push = PushOptions(send: true, priority: .normal, contentAvailable: true, analyticsLabel: "sync")
+        }
+        .validate()
+        expectInvalid("invalid", field: "push.priority") {
+            try with { $0.push = PushOptions(send: true, priority: .high, contentAvailable: true) }.validate()
+        }
+        let shown: [(String, (inout PushOptions) -> Void)] = [
+            ("sound", { $0.sound = "chime.caf" }), ("interruptionLevel", { $0.interruptionLevel = .active }),
+            ("relevanceScore", { $0.relevanceScore = 0.5 }), ("threadId", { $0.threadId = "t" }),
+            ("category", { $0.category = "C" }), ("imageURL", { $0.imageURL = "https://cdn.example.com/a.png" }),
+            ("subtitle", { $0.subtitle = "S" }), ("channelId", { $0.channelId = "c" }),
+        ]
+        for (name, change) in shown {
+            var options = background
+            change(&options)
+            expectInvalid("invalid", field: "push.\(name)") { try with { $0.push = options }.validate() }
+        }
+        // contentAvailable: false is an ordinary banner.
+        try with { $0.push?.contentAvailable = false }.validate()
+    }
+
+    @Test("push decoding: an unknown key, an unknown level and an unknown priority are refused by name")
+    func strictPushDecoding() throws {
+        func decode(_ json: String) throws -> PushOptions {
+            try JSONDecoder().decode(PushOptions.self, from: Data(json.utf8))
+        }
+        let options = try decode(
+            #"{"send":true,"interruptionLevel":"time-sensitive","sound":{"name":"a.caf","critical":true,"volume":0.5}}"#
+        )
+        #expect(options.interruptionLevel == .timeSensitive)
+        #expect(options.sound == PushSound(name: "a.caf", critical: true, volume: 0.5))
+        #expect(try decode(#"{"send":true,"sound":"chime.caf"}"#).sound == "chime.caf")
+        for (json, key, says) in [
+            (#"{"send":true,"interruptionLevel":"loud"}"#, "interruptionLevel", "time-sensitive"),
+            (#"{"send":true,"priority":"urgent"}"#, "priority", "\"high\""),
+            (#"{"send":true,"intteruptionLevel":"active"}"#, "intteruptionLevel", "Unknown key"),
+            (#"{"send":true,"sound":{"name":"a","loud":true}}"#, "loud", "Unknown key"),
+        ] {
+            do {
+                _ = try decode(json)
+                Issue.record("decoded \(json)")
+            } catch let DecodingError.dataCorrupted(context) {
+                #expect(context.codingPath.last?.stringValue == key, "\(json)")
+                #expect(context.debugDescription.contains(says), "\(context.debugDescription)")
+            }
+        }
     }
 
     @Test("an empty sound names both ways to say what it may have meant: omit it, or none for silence")

@@ -30,7 +30,7 @@ struct PushPreviewTests {
             #expect(preview.apns.data == data && preview.fcm.message.data == data && preview.expo.data == data)
             #expect(PushData(preview.data)?.notificationId == ids[0])
             #expect(preview.apns.aps.badge == 2, "alice has two unseen notifications")
-            #expect(preview.apns.aps.alert.body == String(repeating: "y", count: 149) + "…")
+            #expect(preview.apns.aps.alert?.body == String(repeating: "y", count: 149) + "…")
             #expect(preview.apns.aps.sound == "default")
             #expect(preview.fcm.message.android.priority == .normal)
             #expect(preview.fcm.message.android.ttl == "600s")

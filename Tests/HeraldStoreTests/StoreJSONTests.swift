@@ -35,14 +35,32 @@ struct StoreJSONTests {
     @Test("push options: byte-identical to JSONEncoder with every field, and nil fields are left out")
     func push() throws {
         let full = PushOptions(send: true, priority: .high, ttlSeconds: 3_600, collapseId: "c-\"1\"", sound: "ping.caf")
-        #expect(StoreJSON.encodePush(full) == String(decoding: try encoder.encode(full), as: UTF8.self))
+        #expect(try StoreJSON.encodePush(full) == String(decoding: try encoder.encode(full), as: UTF8.self))
         for options in [
             PushOptions(send: false), PushOptions(send: true, ttlSeconds: 0), PushOptions(send: true, sound: ""),
         ] {
-            let written = StoreJSON.encodePush(options)
+            #expect(!options.usesRichOptions)
+            let written = try StoreJSON.encodePush(options)
             #expect(written == String(decoding: try encoder.encode(options), as: UTF8.self))
             #expect(try decoder.decode(PushOptions.self, from: Data(written.utf8)) == options)
         }
+    }
+
+    @Test("rich push options go through JSONEncoder and every one of them round-trips")
+    func richPush() throws {
+        let rich = PushOptions(
+            send: true, priority: .normal, ttlSeconds: 60, collapseId: "c",
+            sound: PushSound(name: "alarm.caf", critical: true, volume: 0.8),
+            interruptionLevel: .timeSensitive, relevanceScore: 0.25, threadId: "t", category: "ORDER",
+            imageURL: "https://cdn.example.com/i.png",
+            subtitle: "Sub", channelId: "orders", analyticsLabel: "spring_2026")
+        #expect(rich.usesRichOptions)
+        let written = try StoreJSON.encodePush(rich)
+        #expect(written == String(decoding: try encoder.encode(rich), as: UTF8.self))
+        #expect(try decoder.decode(PushOptions.self, from: Data(written.utf8)) == rich)
+        let background = PushOptions(send: true, contentAvailable: true)
+        #expect(
+            try decoder.decode(PushOptions.self, from: Data(try StoreJSON.encodePush(background).utf8)) == background)
     }
 
     @Test("created payload: the same document as the model's own encoding (explicit nulls), same keys")

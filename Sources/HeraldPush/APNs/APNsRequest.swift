@@ -57,18 +57,69 @@ public enum APNsRequest {
     /// runs once per push).
     static func encode(_ payload: APNsPayload) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
-        writer.raw(#"{"aps":{"alert":{"title":"#)
-        writer.string(payload.aps.alert.title)
-        writer.raw(#","body":"#)
-        writer.string(payload.aps.alert.body)
-        writer.raw("}")
-        if let badge = payload.aps.badge {
-            writer.raw(#","badge":"#)
+        let aps = payload.aps
+        writer.raw(#"{"aps":{"#)
+        var separator = false
+        func key(_ name: StaticString) {
+            if separator { writer.raw(",") }
+            separator = true
+            writer.raw("\"")
+            writer.raw(name)
+            writer.raw("\":")
+        }
+        if let alert = aps.alert {
+            key("alert")
+            writer.raw(#"{"title":"#)
+            writer.string(alert.title)
+            if let subtitle = alert.subtitle {
+                writer.raw(#","subtitle":"#)
+                writer.string(subtitle)
+            }
+            writer.raw(#","body":"#)
+            writer.string(alert.body)
+            writer.raw("}")
+        }
+        if let badge = aps.badge {
+            key("badge")
             writer.int(badge)
         }
-        if let sound = payload.aps.sound {
-            writer.raw(#","sound":"#)
-            writer.string(sound)
+        if let sound = aps.sound {
+            key("sound")
+            if sound.critical {
+                writer.raw(#"{"critical":1,"name":"#)
+                writer.string(sound.name)
+                if let volume = sound.volume {
+                    writer.raw(#","volume":"#)
+                    writer.double(volume)
+                }
+                writer.raw("}")
+            } else {
+                writer.string(sound.name)
+            }
+        }
+        if let threadId = aps.threadId {
+            key("thread-id")
+            writer.string(threadId)
+        }
+        if let category = aps.category {
+            key("category")
+            writer.string(category)
+        }
+        if let contentAvailable = aps.contentAvailable {
+            key("content-available")
+            writer.int(contentAvailable)
+        }
+        if let mutableContent = aps.mutableContent {
+            key("mutable-content")
+            writer.int(mutableContent)
+        }
+        if let interruptionLevel = aps.interruptionLevel {
+            key("interruption-level")
+            writer.string(interruptionLevel)
+        }
+        if let relevanceScore = aps.relevanceScore {
+            key("relevance-score")
+            writer.double(relevanceScore)
         }
         writer.raw("}")
         for (key, value) in payload.data where key != "aps" {

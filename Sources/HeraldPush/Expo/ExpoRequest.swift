@@ -9,6 +9,13 @@ public enum ExpoRequest {
     /// The path of a receipts request.
     public static let receiptsPath = "/--/api/v2/push/getReceipts"
 
+    /// Expo's limit on one message ("the total notification payload must be at most 4096 bytes"):
+    /// over it, its ticket answers `MessageTooBig`.
+    public static let maxMessageBytes = 4_096
+
+    /// The bytes `message` counts against ``maxMessageBytes``: its JSON as sent.
+    public static func messageBytes(_ message: ExpoMessage) -> Int { encode(message).count }
+
     /// One send of `messages` (1 to ``ExpoConfiguration/maxMessagesPerRequest``), as a JSON array.
     public static func send(_ messages: [ExpoMessage], configuration: ExpoConfiguration) -> HTTP2Request {
         precondition(

@@ -51,8 +51,10 @@ public enum FCMSendRequest {
     }
 
     /// The bytes FCM counts against ``maxPayloadBytes``.
-    static func payloadBytes(_ payload: PushPayload) -> Int {
-        payload.data.dictionary.reduce(payload.title.utf8.count + payload.body.utf8.count) { total, entry in
+    public static func payloadBytes(_ payload: PushPayload) -> Int {
+        // A data-only message (a background update) has no title or body.
+        let text = payload.isBackground ? 0 : payload.title.utf8.count + payload.body.utf8.count
+        return payload.data.dictionary.reduce(text) { total, entry in
             total + entry.key.utf8.count + entry.value.utf8.count
         }
     }

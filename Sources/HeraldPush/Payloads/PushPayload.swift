@@ -15,15 +15,27 @@ public struct PushPayload: Sendable, Equatable {
     public var body: String
     /// The app icon badge: the recipient's unseen count, when known.
     public var badge: Int?
-    /// A sound file name, or `default` (also when the publisher named none); `nil` for a silent
-    /// push (the publisher asked for ``PushOptions/silentSound``).
-    public var sound: String?
-    /// `high` unless the publisher asked for `normal`.
+    /// A sound file name or `default` (also when the publisher named none), or a critical sound;
+    /// `nil` for a silent push (the publisher asked for ``PushOptions/silentSound``) and a
+    /// background update.
+    public var sound: PushSound?
+    /// `high` unless the publisher asked for `normal`; always `normal` for a background update.
     public var priority: PushOptions.Priority
     /// How long a provider keeps trying; its own default when `nil`, once only when 0.
     public var ttlSeconds: Int?
     /// Pushes with the same collapse id replace each other on the device.
     public var collapseId: String?
+    /// The line between title and body (cut as they are).
+    public var subtitle: String?
+    public var interruptionLevel: PushOptions.InterruptionLevel?
+    public var relevanceScore: Double?
+    public var threadId: String?
+    public var category: String?
+    public var imageURL: String?
+    /// No banner, sound or badge: the app wakes to refresh (``PushOptions/contentAvailable``).
+    public var isBackground: Bool
+    public var channelId: String?
+    public var analyticsLabel: String?
 
     /// The push of `notification` with the publisher's push `options`.
     public init(
@@ -32,32 +44,52 @@ public struct PushPayload: Sendable, Equatable {
         self.data = PushData(notification: notification, eventKind: eventKind)
         self.title = PushText.truncate(notification.title)
         self.body = PushText.truncate(notification.body)
-        self.badge = badge
+        self.isBackground = options?.isBackground ?? false
+        self.badge = isBackground ? nil : badge
         switch options?.sound {
-        case nil: self.sound = PushOptions.defaultSound
-        case PushOptions.silentSound: self.sound = nil
-        case let name: self.sound = name
+        case _ where isBackground: self.sound = nil
+        case nil: self.sound = PushSound(name: PushOptions.defaultSound)
+        case let sound? where sound.isSilent: self.sound = nil
+        case let sound: self.sound = sound
         }
-        self.priority = options?.priority ?? .high
+        self.priority = isBackground ? .normal : options?.priority ?? .high
         self.ttlSeconds = options?.ttlSeconds
         self.collapseId = options?.collapseId
+        self.subtitle = options?.subtitle.map { PushText.truncate($0) }
+        self.interruptionLevel = options?.interruptionLevel
+        self.relevanceScore = options?.relevanceScore
+        self.threadId = options?.threadId
+        self.category = options?.category
+        self.imageURL = options?.imageURL
+        self.channelId = options?.channelId
+        self.analyticsLabel = options?.analyticsLabel
     }
 
     // MARK: APNs
 
-    /// The `aps` dictionary, the same for a direct APNs push and FCM's APNs override.
+    /// The `aps` dictionary, the same for a direct APNs push and FCM's APNs override. A
+    /// background update carries `content-available` alone, as Apple requires.
     public var aps: APNsPayload.APS {
-        APNsPayload.APS(alert: .init(title: title, body: body), sound: sound, badge: badge)
+        guard !isBackground else { return APNsPayload.APS(alert: nil, contentAvailable: 1) }
+        return APNsPayload.APS(
+            alert: .init(title: title, subtitle: subtitle, body: body),
+            sound: sound.map { APNsPayload.Sound(name: $0.name, critical: $0.critical, volume: $0.volume) },
+            badge: badge, threadId: threadId, category: category, mutableContent: imageURL == nil ? nil : 1,
+            interruptionLevel: interruptionLevel?.rawValue, relevanceScore: relevanceScore)
     }
 
-    /// The APNs request body.
+    /// The APNs request body: `aps`, the push data and, for the notification service extension,
+    /// the image URL beside them (``PushOptions/imageURLPayloadKey``).
     public var apns: APNsPayload {
-        APNsPayload(aps: aps, data: data.dictionary)
+        var top = data.dictionary
+        if let imageURL { top[PushOptions.imageURLPayloadKey] = imageURL }
+        return APNsPayload(aps: aps, data: top)
     }
 
-    /// The APNs request headers: `apns-push-type: alert`, the topic (the app's bundle id),
-    /// `apns-priority` 10 or 5, `apns-expiration` (when a TTL is set), `apns-collapse-id`, and
-    /// `apns-id` = `id` (the delivery id, stable across retries; a UUID).
+    /// The APNs request headers: `apns-push-type` (`alert`, or `background` at priority 5 for a
+    /// background update), the topic (the app's bundle id), `apns-priority` 10 or 5,
+    /// `apns-expiration` (when a TTL is set), `apns-collapse-id`, and `apns-id` = `id` (the
+    /// delivery id, stable across retries; a UUID).
     public func apnsHeaders(topic: String, id: String, now: Date) -> [String: String] {
         var headers = commonAPNsHeaders(now: now)
         headers["apns-topic"] = topic
@@ -66,7 +98,9 @@ public struct PushPayload: Sendable, Equatable {
     }
 
     private func commonAPNsHeaders(now: Date) -> [String: String] {
-        var headers = ["apns-push-type": "alert", "apns-priority": priority == .high ? "10" : "5"]
+        var headers = [
+            "apns-push-type": isBackground ? "background" : "alert", "apns-priority": priority == .high ? "10" : "5",
+        ]
         if let ttlSeconds {
             // 0 asks APNs to try once and not store the push.
             let expiration = ttlSeconds == 0 ? 0 : Int64(now.timeIntervalSince1970) + Int64(ttlSeconds)
@@ -78,25 +112,59 @@ public struct PushPayload: Sendable, Equatable {
 
     // MARK: FCM
 
-    /// The FCM v1 request body for the device `token` (`nil` in a preview).
+    /// The FCM v1 request body for the device `token` (`nil` in a preview): a data-only message
+    /// for a background update.
     public func fcm(token: String?, now: Date) -> FCMRequest {
+        var androidNotification: FCMMessage.Android.AndroidNotification?
+        if !isBackground, sound != nil || category != nil || channelId != nil {
+            androidNotification = .init(sound: sound?.name, clickAction: category, channelId: channelId)
+        }
         let android = FCMMessage.Android(
             priority: priority == .high ? .high : .normal, ttl: ttlSeconds.map { "\($0)s" }, collapseKey: collapseId,
-            notification: sound.map { FCMMessage.Android.AndroidNotification(sound: $0) })
-        let apns = FCMMessage.APNs(headers: commonAPNsHeaders(now: now), payload: .init(aps: aps))
+            notification: androidNotification)
+        let apns = FCMMessage.APNs(
+            headers: commonAPNsHeaders(now: now), payload: .init(aps: aps),
+            fcmOptions: imageURL.map { FCMMessage.Options(image: $0) })
         return FCMRequest(
             message: FCMMessage(
-                token: token, notification: .init(title: title, body: body), data: data.dictionary, android: android,
-                apns: apns))
+                token: token,
+                notification: isBackground ? nil : .init(title: title, body: body, image: imageURL),
+                data: data.dictionary, android: android, apns: apns,
+                fcmOptions: analyticsLabel.map { FCMMessage.Options(analyticsLabel: $0) }))
     }
 
     // MARK: Expo
 
-    /// The Expo push message for the Expo push token `to` (`nil` in a preview).
+    /// The Expo push message for the Expo push token `to` (`nil` in a preview): without title,
+    /// body, sound and badge, and with `_contentAvailable`, for a background update.
     public func expo(to: String?) -> ExpoMessage {
         ExpoMessage(
-            to: to, title: title, body: body, data: data.dictionary, sound: sound, badge: badge,
-            priority: priority == .high ? .high : .normal, ttl: ttlSeconds)
+            to: to, title: isBackground ? nil : title, subtitle: subtitle, body: isBackground ? nil : body,
+            data: data.dictionary, sound: sound, badge: badge, priority: priority == .high ? .high : .normal,
+            ttl: ttlSeconds, collapseId: collapseId, categoryId: category, channelId: channelId,
+            interruptionLevel: interruptionLevel?.rawValue, richContent: imageURL.map(ExpoMessage.RichContent.init),
+            mutableContent: imageURL == nil ? nil : true, contentAvailable: isBackground ? true : nil)
+    }
+
+    // MARK: Size
+
+    /// One provider's size limit, and what this push counts against it.
+    public struct SizeCheck: Sendable, Equatable {
+        public var provider: PushProvider
+        public var bytes: Int
+        public var limit: Int
+        public var fits: Bool { bytes <= limit }
+    }
+
+    /// What each provider counts of this push (without a device token) against its limit:
+    /// the APNs body, FCM's data with title and body, Expo's message.
+    public var sizes: [SizeCheck] {
+        [
+            SizeCheck(provider: .apns, bytes: APNsRequest.encode(apns).count, limit: APNsRequest.maxPayloadBytes),
+            SizeCheck(provider: .fcm, bytes: FCMSendRequest.payloadBytes(self), limit: FCMSendRequest.maxPayloadBytes),
+            SizeCheck(
+                provider: .expo, bytes: ExpoRequest.messageBytes(expo(to: nil)), limit: ExpoRequest.maxMessageBytes),
+        ]
     }
 
     // MARK: Preview

@@ -25,13 +25,14 @@ struct ExpoRequestReader {
 
     /// The documented fields besides `to`, with the type each must have.
     private static let fieldTypes: [String: FieldType] = [
-        "title": .string, "body": .string, "subtitle": .string, "sound": .stringOrNull, "badge": .count,
+        "title": .string, "body": .string, "subtitle": .string, "sound": .sound, "badge": .count,
         "data": .object, "ttl": .count, "expiration": .count, "priority": .priority, "channelId": .string,
-        "categoryId": .string, "mutableContent": .bool, "interruptionLevel": .string,
+        "categoryId": .string, "mutableContent": .bool, "interruptionLevel": .interruptionLevel,
+        "richContent": .richContent, "collapseId": .string, "_contentAvailable": .bool,
     ]
 
     private enum FieldType {
-        case string, stringOrNull, count, object, bool, priority
+        case string, count, object, bool, priority, sound, interruptionLevel, richContent
     }
 
     /// The recipients of a send body, in order (a message to several tokens gives one each).
@@ -117,9 +118,24 @@ struct ExpoRequestReader {
 
     private static func matches(_ value: JSONValue, _ type: FieldType) -> Bool {
         switch (type, value) {
-        case (.string, .string), (.stringOrNull, .string), (.stringOrNull, .null), (.object, .object),
-            (.bool, .bool):
+        case (.string, .string), (.object, .object), (.bool, .bool), (.sound, .string), (.sound, .null):
             return true
+        case (.sound, .object(let sound)):
+            // iOS critical alerts: {critical?: boolean, name?: string | null, volume?: number (0 to 1)}.
+            return sound.allSatisfy { key, value in
+                switch (key, value) {
+                case ("critical", .bool), ("name", .string), ("name", .null): true
+                case ("volume", .number(let volume)): (0...1).contains(volume)
+                default: false
+                }
+            }
+        case (.interruptionLevel, .string(let level)):
+            return ["active", "critical", "passive", "time-sensitive"].contains(level)
+        case (.richContent, .object(let content)):
+            return content.allSatisfy { key, value in
+                if case .string = value { return key == "image" }
+                return false
+            }
         case (.count, .number(let number)): return number >= 0 && number == number.rounded()
         case (.priority, .string(let priority)): return ["default", "normal", "high"].contains(priority)
         default: return false

@@ -11,6 +11,7 @@ struct NotificationPreview: Encodable {
     /// A banner's text as the provider receives it.
     struct Banner: Encodable {
         var title: String
+        var subtitle: String?
         var body: String
     }
 
@@ -78,6 +79,9 @@ struct NotificationPreview: Encodable {
     var hidden: Bool
     /// Whether the publish asks to push (`push.send`).
     var pushes: Bool
+    /// A background update (`push.contentAvailable`): the banners show what the inbox row will,
+    /// but the device shows nothing.
+    var background: Bool
     var push: PushText
     var ios: Banner
     var android: Banner
@@ -109,8 +113,11 @@ struct NotificationPreview: Encodable {
         push = PushText(
             title: payload.title, body: payload.body, titleCut: payload.title != draft.title,
             bodyCut: payload.body != draft.body, limit: Limits.pushTextMaxLength)
-        ios = Banner(title: payloads.apns.aps.alert.title, body: payloads.apns.aps.alert.body)
-        android = Banner(title: payloads.fcm.message.notification.title, body: payloads.fcm.message.notification.body)
+        background = payload.isBackground
+        let alert = payloads.apns.aps.alert
+        ios = Banner(title: alert?.title ?? payload.title, subtitle: alert?.subtitle, body: alert?.body ?? payload.body)
+        let banner = payloads.fcm.message.notification
+        android = Banner(title: banner?.title ?? payload.title, body: banner?.body ?? payload.body)
         self.payloads = payloads
 
         let destination = NotificationDestination.resolve(

@@ -18,6 +18,7 @@ struct PreviewRoutes {
         let draft = try JSONBody.decode(NotificationDraft.self, from: request)
         try draft.validate()
         let document = services.appConfig.current
+        try PushSizeCheck.check(draft, catalog: document.catalog ?? .standard)
         return try Response.json(
             NotificationPreview(
                 draft, catalog: document.catalog ?? .standard,

@@ -27,6 +27,7 @@ struct BroadcastRoutes {
         if let html = broadcast.detail?.html {
             broadcast.detail?.html = HTMLSanitizer.sanitize(html)
         }
+        try PushSizeCheck.check(NotificationDraft(broadcast), catalog: services.appConfig.catalog)
         let now = services.now()
         let userIDs: [String]? =
             switch broadcast.audience {

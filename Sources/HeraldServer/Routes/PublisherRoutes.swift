@@ -31,6 +31,7 @@ struct PublisherRoutes {
         try Self.checkStoredSize(publish, limit: services.publisherLimits.maxPublishBytes)
         let now = services.now()
         let catalog = services.appConfig.catalog
+        try PushSizeCheck.check(NotificationDraft(publish), catalog: catalog)
         let notifications = publish.recipients.map { recipient in
             NewNotification(
                 id: UUID().uuidString.lowercased(), userID: recipient, type: publish.type,

@@ -50,7 +50,7 @@ struct PushPayloadTests {
         #expect(payload.apns.aps.alert == APNsPayload.Alert(title: cut, body: cut))
         let fcm = payload.fcm(token: "t", now: Self.created).message
         #expect(fcm.notification == FCMMessage.Notification(title: cut, body: cut))
-        #expect(fcm.apns.payload.aps.alert.title == cut)
+        #expect(fcm.apns.payload.aps.alert?.title == cut)
         let expo = payload.expo(to: "ExponentPushToken[x]")
         #expect(expo.title == cut && expo.body == cut)
     }

@@ -112,11 +112,14 @@ function renderPreview(p) {
   link.textContent = p.deepLink ? p.deepLink.message : "";
   link.classList.toggle("warn", p.deepLink ? !p.deepLink.allowed : false);
 
-  const note = p.hidden ? "Hidden type: no push." : (p.pushes ? null : "Push is off: inbox only.");
+  const note = p.hidden ? "Hidden type: no push."
+    : !p.pushes ? "Push is off: inbox only."
+    : p.background ? "Background update: the device shows nothing; the app wakes to refresh." : null;
   clear(byId("preview-ios")).append(
     el("div", { class: "banner ios" },
       el("div", { class: "banner-app" }, "YOUR APP", el("span", {}, "now")),
       el("div", { class: "banner-title", "data-part": "title" }, p.ios.title),
+      p.ios.subtitle ? el("div", { class: "banner-subtitle", "data-part": "subtitle" }, p.ios.subtitle) : "",
       el("div", { class: "banner-body", "data-part": "body" }, p.ios.body)),
     note ? el("p", { class: "hint" }, note) : "");
   clear(byId("preview-android")).append(
