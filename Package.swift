@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Shared wire types, catalog and validation (client and server): all an app links.
         .target(name: "HeraldModel"),
@@ -72,11 +73,14 @@ let package = Package(
                 .embedInCode("Resources/console/messages.js"),
                 .embedInCode("Resources/console/admin.js"),
             ]),
-        // The provider sandbox: an HTTP/2 server (h2c and TLS) over HeraldHTTP2 that accepts and
-        // dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on it, its key material (Credentials/).
+        // The provider sandbox: an HTTP/2 and HTTP/1.1 server (h2c, TLS and cleartext HTTP/1.1) over
+        // HeraldHTTP2 that accepts and dispatches (HTTP2/), the APNs, FCM and Expo look-alikes on
+        // it, its key material (Credentials/), gzip request bodies through zlib (Expo's).
         .target(
             name: "HeraldSandbox",
-            dependencies: ["CNGHTTP2", "COpenSSL", "HeraldLog", "HeraldModel", "HeraldCrypto", "HeraldHTTP2"]),
+            dependencies: [
+                "CNGHTTP2", "COpenSSL", "CZlib", "HeraldLog", "HeraldModel", "HeraldCrypto", "HeraldHTTP2",
+            ]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.
         .target(name: "HeraldKit", dependencies: ["HeraldModel"]),

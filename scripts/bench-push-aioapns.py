@@ -15,7 +15,7 @@ opening up to CONNECTIONS connections.
 import asyncio
 import collections
 import logging
-import shlex
+import os
 import ssl
 import sys
 import time
@@ -24,15 +24,8 @@ from urllib.parse import urlparse
 import uvloop
 from aioapns import APNs, NotificationRequest, PushType, connection
 
-
-def read_env(path):
-    settings = {}
-    with open(path) as file:
-        for line in file:
-            if "=" in line and not line.startswith("#"):
-                name, value = line.strip().split("=", 1)
-                settings[name] = shlex.split(value)[0]
-    return settings
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from herald_sandbox import read_env  # noqa: E402
 
 
 def point_at_sandbox(base_url):

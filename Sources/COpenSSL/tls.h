@@ -26,21 +26,29 @@ static inline EVP_PKEY *herald_EVP_PKEY_generate_p256(void) {
 }
 
 /// The ALPN selection callback's shape has `const unsigned char **` where `SSL_select_next_proto`
-/// wants `unsigned char **`; the cast is done here. Chooses "h2" from the client's list or fails
-/// the handshake.
-static inline int herald_alpn_select_h2(SSL *ssl, const unsigned char **out, unsigned char *outlen,
-                                        const unsigned char *in, unsigned int inlen, void *arg) {
+/// wants `unsigned char **`; the cast is done here. A server's choice from the client's list:
+/// "h2" when offered (unless `arg` is non-NULL: a server that refuses h2), else "http/1.1" when
+/// offered; with neither, no protocol is agreed and the connection speaks HTTP/1.1 as a client
+/// without ALPN does (RFC 7301 §3.2 lets a server ignore protocols it does not support).
+static inline int herald_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                                     const unsigned char *in, unsigned int inlen, void *arg) {
     static const unsigned char h2[] = {2, 'h', '2'};
+    static const unsigned char http11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
     (void)ssl;
-    (void)arg;
-    if (SSL_select_next_proto((unsigned char **)out, outlen, h2, sizeof h2, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
-        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    if (arg == NULL
+        && SSL_select_next_proto((unsigned char **)out, outlen, h2, sizeof h2, in, inlen) == OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_OK;
     }
-    return SSL_TLSEXT_ERR_OK;
+    if (SSL_select_next_proto((unsigned char **)out, outlen, http11, sizeof http11, in, inlen)
+        == OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_OK;
+    }
+    return SSL_TLSEXT_ERR_NOACK;
 }
 
-/// Makes a server context answer ALPN with "h2" only.
-static inline void herald_SSL_CTX_select_alpn_h2(SSL_CTX *context) {
-    SSL_CTX_set_alpn_select_cb(context, herald_alpn_select_h2, NULL);
+/// Makes a server context answer ALPN with "h2", else "http/1.1"; with `refuseH2`, "http/1.1" only.
+static inline void herald_SSL_CTX_select_alpn(SSL_CTX *context, int refuseH2) {
+    static int refusing = 1;
+    SSL_CTX_set_alpn_select_cb(context, herald_alpn_select, refuseH2 ? &refusing : NULL);
 }
 #endif

@@ -5,6 +5,8 @@
 /// One connection's socket (owned: closed in `deinit`), its TLS stream when there is one and its
 /// session, on the loop's thread: bytes read into the session, its frames written back out,
 /// coalesced up to ``writeBatch``. The client and the server connection each add their role.
+/// Without a session (a server connection speaking HTTP/1.1), the role reads with
+/// ``read(into:)`` and queues what it writes with ``queue(_:)``; ``flush(throwing:)`` writes it.
 package final class ConnectionIO {
     package let fd: Int32
     package var tls: TLSStream?
@@ -47,11 +49,24 @@ package final class ConnectionIO {
 
     deinit { close(fd) }
 
+    /// Reads once, through TLS when set, into `buffer`.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> SocketIO {
+        tls.map { $0.read(into: buffer) } ?? SocketIO.receive(fd, into: buffer)
+    }
+
+    /// Adds `bytes` to what the next flush writes, after what is already queued.
+    package func queue(_ bytes: some Collection<UInt8>) {
+        output.append(contentsOf: bytes)
+    }
+
+    /// Whether bytes wait to be written.
+    package var hasPendingOutput: Bool { outputStart < output.count }
+
     /// Reads once, through TLS when set, and feeds what came to the session.
     package func receive<Failure: NativeCallError>(into buffer: UnsafeMutableRawBufferPointer, throwing: Failure.Type)
         -> Receive<Failure>
     {
-        switch tls.map({ $0.read(into: buffer) }) ?? SocketIO.receive(fd, into: buffer) {
+        switch read(into: buffer) {
         case .transferred(let count):
             guard let session else { return .received }
             do throws(Failure) {
@@ -66,11 +81,11 @@ package final class ConnectionIO {
         }
     }
 
-    /// Writes the session's frames until the socket pushes back or the session has nothing more.
+    /// Writes the session's frames (or, without a session, the queued bytes) until the socket
+    /// pushes back or there is nothing more.
     package func flush<Failure: NativeCallError>(throwing: Failure.Type) -> Flush<Failure> {
-        guard let session else { return .done }
         while true {
-            if output.count - outputStart < Self.writeBatch {
+            if let session, output.count - outputStart < Self.writeBatch {
                 let frames: UnsafeRawBufferPointer
                 do throws(Failure) {
                     frames = try session.nextOutput(throwing: Failure.self)

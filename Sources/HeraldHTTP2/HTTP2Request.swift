@@ -1,5 +1,14 @@
+/// The protocol a server received a request over.
+public enum HTTPVersion: String, Sendable, Equatable {
+    /// HTTP/1.1 (or 1.0): over TLS when ALPN chose `http/1.1` or nothing, or in cleartext.
+    case http1 = "HTTP/1.1"
+    /// HTTP/2: over TLS by ALPN `h2`, or in cleartext with prior knowledge (h2c).
+    case http2 = "HTTP/2"
+}
+
 /// One HTTP/2 request: what the push client sends to a provider, and what the sandbox's server
-/// hands its handler once the stream has ended and the body is all there.
+/// hands its handler once the stream has ended and the body is all there (the sandbox's server
+/// takes HTTP/1.1 too, and says so in ``version``).
 public struct HTTP2Request: Sendable {
     /// The method, such as "GET" or "POST".
     public var method: String
@@ -18,6 +27,8 @@ public struct HTTP2Request: Sendable {
     /// The server's: the connection the request came on, unique within one server; it tells
     /// requests multiplexed on one connection from requests spread over several. 0 elsewhere.
     public var connectionID: UInt64
+    /// The server's: the protocol the request came over. The client sends HTTP/2 only.
+    public var version: HTTPVersion
 
     /// A request for the client to send to the absolute `url`, `https://` (HTTP/2 over TLS) or
     /// `http://` (h2c with prior knowledge). The client checks the URL when sending.
@@ -47,7 +58,7 @@ public struct HTTP2Request: Sendable {
     /// A request as a server hands it to its handler; tests build them to call a handler directly.
     public init(
         method: String, path: String, authority: String = "127.0.0.1", scheme: String = "https",
-        headers: [HTTP2Header] = [], body: [UInt8] = [], connectionID: UInt64 = 0
+        headers: [HTTP2Header] = [], body: [UInt8] = [], connectionID: UInt64 = 0, version: HTTPVersion = .http2
     ) {
         self.method = method
         self.scheme = scheme
@@ -57,6 +68,7 @@ public struct HTTP2Request: Sendable {
         self.body = body
         self.timeout = nil
         self.connectionID = connectionID
+        self.version = version
     }
 
     /// The absolute URL: `scheme://authority` and the path (the path alone when it has no scheme

@@ -2,7 +2,7 @@ import COpenSSL
 
 /// Owns one `SSL_CTX*`, TLS 1.2 or later with HTTP/2 by ALPN: a client's (offering `h2`,
 /// verifying peers against the system's certificate authorities or a CA file) or a server's
-/// (its certificate and key, answering `h2`).
+/// (its certificate and key, answering `h2`, else `http/1.1`).
 // Safe: not changed after init; OpenSSL locks what `SSL_new` shares.
 package final class TLSContext: @unchecked Sendable {
     package let handle: OpaquePointer
@@ -39,7 +39,8 @@ package final class TLSContext: @unchecked Sendable {
     }
 
     /// A server context presenting the certificate chain and private key in these PEM files,
-    /// selecting `h2` by ALPN unless `selectsH2` is false (then the handshake agrees on none).
+    /// selecting `h2` by ALPN when the client offers it and `selectsH2` is true, else `http/1.1`
+    /// when offered, else no protocol (the client then speaks HTTP/1.1, as one without ALPN does).
     package init<Failure: NativeCallError>(
         serverCertificate certificatePath: String, privateKey privateKeyPath: String, selectsH2: Bool = true,
         throwing: Failure.Type
@@ -53,7 +54,7 @@ package final class TLSContext: @unchecked Sendable {
         try NativeCall<Failure>.openSSL(
             SSL_CTX_use_PrivateKey_file(handle, privateKeyPath, SSL_FILETYPE_PEM), "SSL_CTX_use_PrivateKey_file")
         try NativeCall<Failure>.openSSL(SSL_CTX_check_private_key(handle), "SSL_CTX_check_private_key")
-        if selectsH2 { herald_SSL_CTX_select_alpn_h2(handle) }
+        herald_SSL_CTX_select_alpn(handle, selectsH2 ? 0 : 1)
     }
 
     deinit {

@@ -58,12 +58,15 @@ package final class TLSStream {
     package var isEstablished: Bool { SSL_is_init_finished(handle) == 1 }
 
     /// Whether the peers agreed on `h2` by ALPN.
-    package var choseHTTP2: Bool {
+    package var choseHTTP2: Bool { negotiatedProtocol == "h2" }
+
+    /// The protocol the peers agreed on by ALPN (`h2`, `http/1.1`), nil when none was.
+    package var negotiatedProtocol: String? {
         var protocolName: UnsafePointer<UInt8>?
         var length: UInt32 = 0
         SSL_get0_alpn_selected(handle, &protocolName, &length)
-        guard let protocolName, length == 2 else { return false }
-        return protocolName[0] == UInt8(ascii: "h") && protocolName[1] == UInt8(ascii: "2")
+        guard let protocolName, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: protocolName, count: Int(length)), as: UTF8.self)
     }
 
     /// Advances the handshake. A failure leaves nothing in the thread's error queue.

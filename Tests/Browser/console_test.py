@@ -8,15 +8,18 @@ Selenium is given the driver's path, so it never looks for one on the network.
 
 import json
 import os
-import shlex
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
 import urllib.request
 
-from selenium import webdriver
+# The sandbox helper the Python tests and scripts share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from herald_sandbox import start_sandbox  # noqa: E402
+from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -48,21 +51,8 @@ class ConsoleInABrowser(unittest.TestCase):
             check=True, capture_output=True, text=True)
         cls.key = created.stdout.strip().splitlines()[-1]
         # The provider look-alikes: pushes go to `herald sandbox`, pointed at by the herald.env it writes.
-        sandbox_dir = os.path.join(cls.work.name, "sandbox")
-        cls.sandbox = subprocess.Popen([HERALD, "sandbox", "--port", "0", "--state-dir", sandbox_dir],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        env_file = os.path.join(sandbox_dir, "herald.env")
-        deadline = time.monotonic() + 30
-        while not os.path.exists(env_file):
-            if time.monotonic() > deadline or cls.sandbox.poll() is not None:
-                raise RuntimeError("herald sandbox did not start")
-            time.sleep(0.1)
-        environment = dict(os.environ)
-        with open(env_file) as lines:
-            for line in lines:
-                if "=" in line and not line.startswith("#"):
-                    name, value = line.strip().split("=", 1)
-                    environment[name] = shlex.split(value)[0]
+        cls.sandbox, settings = start_sandbox(HERALD, os.path.join(cls.work.name, "sandbox"))
+        environment = dict(os.environ, **settings)
         cls.secret = "browser-test-user-token-secret-0123456789"
         cls.port = free_port()
         cls.base = f"http://127.0.0.1:{cls.port}"

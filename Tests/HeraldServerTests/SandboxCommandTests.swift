@@ -84,6 +84,36 @@ struct SandboxCommandTests {
         #expect(twin.out.joined(separator: "\n").contains("HERALD_SANDBOX_LOG_LEVEL"))
     }
 
+    @Test(
+        "--max-body-bytes: a body over it is 413 over HTTP/1.1, one under it reaches the look-alike; bad values stop it"
+    )
+    func maxBodyBytes() async throws {
+        let directory = try TemporaryDirectory("herald-sandbox")
+        let sandbox = try await SandboxProcesses.launchSandbox(
+            in: directory.path, flags: ["--max-body-bytes", "2048"])
+        var codes: [String] = []
+        for size in [3_000, 1_000] {
+            let curl = try await ChildProcess.run(
+                "/usr/bin/curl",
+                [
+                    "--silent", "--max-time", "10", "--http1.1", "-o", "/dev/null", "--write-out", "%{http_code}",
+                    "-H", "content-type: application/json", "--data-binary", String(repeating: " ", count: size),
+                    "http://127.0.0.1:\(sandbox.port)/--/api/v2/push/send",
+                ])
+            codes.append(curl.stdout)
+        }
+        #expect(await sandbox.stop(signal: SIGTERM) == .exited(0))
+        // Under the limit, the Expo look-alike reads it: no bearer token, so 401.
+        #expect(codes == ["413", "401"])
+        for value in ["100", "lots"] {
+            let bad = await CLITests.run(["sandbox", "--max-body-bytes", value])
+            #expect(bad.status == 2, "\(value)")
+            #expect(bad.err.joined().contains("--max-body-bytes"), "\(bad.err)")
+        }
+        let help = await CLITests.run(["sandbox", "--help"])
+        #expect(help.out.joined(separator: "\n").contains("HERALD_SANDBOX_MAX_BODY_BYTES"))
+    }
+
     @Test("SIGTERM stops the sandbox with exit 0; a second start reuses the key id")
     func stopsCleanlyAndKeepsItsKey() async throws {
         let processes = try await SandboxProcesses.startSandbox()

@@ -44,6 +44,10 @@ public final class APNsSandbox: Sendable {
     /// request is a push. Only a delay fault makes the answer wait.
     @Sendable public func answer(to request: HTTP2Request) -> HTTP2Answer {
         if request.path.hasPrefix(APNsAdmin.prefix) { return .now(APNsAdmin(sandbox: self).respond(to: request)) }
+        guard request.version == .http2 else {
+            // APNs speaks HTTP/2 only ("the provider API uses HTTP/2").
+            return .now(.json(505, ["reason": "APNs takes HTTP/2 only; this request came over HTTP/1.1."]))
+        }
         let now = clock()
         let notification: APNsNotification
         do {

@@ -22,13 +22,26 @@ struct ExpoRequestReader {
     static let maxNotifications = 100
     /// Expo's limit on the ids of one receipts request.
     static let maxReceiptIDs = 1_000
+    /// Expo's limit on one message: "the total notification payload must be at most 4096
+    /// bytes"; over it the message's ticket is the error `MessageTooBig`.
+    static let maxMessageBytes = 4_096
+
+    /// The bytes one recipient's message counts against ``maxMessageBytes``: its fields but `to`,
+    /// as JSON.
+    static func messageBytes(_ fields: [String: JSONValue]) -> Int {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return (try? encoder.encode(fields).count) ?? 0
+    }
 
     /// The documented fields besides `to`, with the type each must have.
     private static let fieldTypes: [String: FieldType] = [
         "title": .string, "body": .string, "subtitle": .string, "sound": .sound, "badge": .count,
         "data": .object, "ttl": .count, "expiration": .count, "priority": .priority, "channelId": .string,
         "categoryId": .string, "mutableContent": .bool, "interruptionLevel": .interruptionLevel,
-        "richContent": .richContent, "collapseId": .string, "_contentAvailable": .bool,
+        "richContent": .richContent, "collapseId": .string, "_contentAvailable": .bool, "icon": .string,
+        // Legacy, still sent by exponent_server_sdk when set.
+        "_displayInForeground": .bool,
     ]
 
     private enum FieldType {

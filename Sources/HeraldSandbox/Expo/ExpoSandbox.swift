@@ -11,17 +11,24 @@ import Synchronization
 public final class ExpoSandbox: Sendable {
     /// The access token requests must carry, when set.
     public let accessToken: String?
+    /// A gzip- or deflate-encoded body inflating past this many bytes is refused (413).
+    public let maxBodyBytes: Int
     private let reader = ExpoRequestReader()
     private let clock: @Sendable () -> Date
     private let state: Mutex<ExpoSandboxState>
 
     /// A sandbox that wants `accessToken` (none: any request is let in), keeping the last
-    /// `acceptedLimit` notifications; `clock` tells the time.
+    /// `acceptedLimit` notifications, inflating compressed bodies up to `maxBodyBytes`; `clock`
+    /// tells the time.
     public init(
-        accessToken: String?, acceptedLimit: Int = 10_000, clock: @escaping @Sendable () -> Date = Date.init
+        accessToken: String?, acceptedLimit: Int = 10_000,
+        maxBodyBytes: Int = HTTP2ServerConfiguration.defaultMaxRequestBodyBytes,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) {
         precondition(acceptedLimit > 0, "the sandbox must keep at least one accepted notification")
+        precondition(maxBodyBytes > 0, "a body limit is at least one byte")
         self.accessToken = accessToken
+        self.maxBodyBytes = maxBodyBytes
         self.clock = clock
         self.state = Mutex(ExpoSandboxState(acceptedLimit: acceptedLimit))
     }
@@ -53,10 +60,38 @@ public final class ExpoSandbox: Sendable {
             return .now(refuse(400, "VALIDATION_ERROR", "The content-type must be application/json."))
         }
         do throws(ExpoRequestReader.Refusal) {
-            if path.hasSuffix("/getReceipts") { return .now(receipts(for: try reader.receiptIDs(of: request.body))) }
-            return send(try reader.recipients(of: request.body))
+            let body = try decodedBody(request)
+            if path.hasSuffix("/getReceipts") { return .now(receipts(for: try reader.receiptIDs(of: body))) }
+            return send(try reader.recipients(of: body))
         } catch {
             return .now(refuse(error.status, error.code, error.message))
+        }
+    }
+
+    /// The body, inflated when it came with `Content-Encoding: gzip` (or `deflate`), as Expo's
+    /// SDKs send bodies over 1 KiB.
+    private func decodedBody(_ request: HTTP2Request) throws(ExpoRequestReader.Refusal) -> [UInt8] {
+        switch request.header("content-encoding")?.lowercased().trimmingCharacters(in: .whitespaces) {
+        case nil, "identity": return request.body
+        case "gzip", "x-gzip", "deflate":
+            do throws(Inflater.Failure) {
+                return try Inflater.inflate(request.body, limit: maxBodyBytes)
+            } catch {
+                switch error {
+                case .tooLarge(let limit):
+                    throw .init(
+                        status: 413, code: "PAYLOAD_TOO_LARGE",
+                        message: "The request body inflates to over \(limit) bytes.")
+                case .corrupt(let reason):
+                    throw .init(
+                        status: 400, code: "VALIDATION_ERROR",
+                        message: "The compressed request body is unreadable (\(reason)).")
+                }
+            }
+        case let coding?:
+            throw .init(
+                status: 415, code: "UNSUPPORTED_MEDIA_TYPE",
+                message: "The content-encoding \"\(coding.prefix(40))\" is not supported: use gzip, deflate or none.")
         }
     }
 
@@ -90,6 +125,16 @@ public final class ExpoSandbox: Sendable {
         var accepted: [ExpoPushMessage] = []
         state.withLock { state in
             for recipient in recipients {
+                let size = ExpoRequestReader.messageBytes(recipient.fields)
+                if size > ExpoRequestReader.maxMessageBytes {
+                    tickets.append(
+                        Self.errorTicket(
+                            "MessageTooBig",
+                            message:
+                                "Message was too big: the notification payload is \(size) bytes, over the limit of \(ExpoRequestReader.maxMessageBytes) bytes.",
+                            token: recipient.to))
+                    continue
+                }
                 switch state.faults.take(for: recipient.to)?.fault {
                 case .deviceNotRegisteredTicket:
                     tickets.append(

@@ -3,7 +3,8 @@ import Foundation
 /// Reads and checks a `messages:send` body as FCM does: a JSON object holding `message` (and
 /// optionally `validate_only`), no unknown field at any level, exactly one target (a registration
 /// token, for this sandbox), string data without FCM's reserved keys, `android.priority` `NORMAL`
-/// or `HIGH`, `android.ttl` a duration such as `"3.5s"`, and a payload of at most 4096 bytes.
+/// or `HIGH` (in either case, as Google's JSON parser takes enum names: firebase-admin sends
+/// `high`), `android.ttl` a duration such as `"3.5s"`, and a payload of at most 4096 bytes.
 ///
 /// Field names are taken in both spellings protobuf JSON allows (`collapse_key`, `collapseKey`).
 struct FCMMessageReader: Sendable {
@@ -63,11 +64,8 @@ struct FCMMessageReader: Sendable {
             message["notification"], ["title", "body", "image"], at: "message.notification")
         try Self.android(message["android"])
         try Self.apns(message["apns"])
-        for name in ["webpush", "fcm_options", "fcmOptions"] where message[name] != nil {
-            guard message[name] is [String: Any] else {
-                throw .invalidValue("message.\(name)", type: "TYPE_MESSAGE", message[name] ?? "")
-            }
-        }
+        try Self.webpush(message["webpush"])
+        try Self.fcmOptions(message, ["analytics_label", "analyticsLabel"], at: "message")
         let size =
             data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
             + ["title", "body"].reduce(0) { $0 + (notification[$1]?.utf8.count ?? 0) }
@@ -87,9 +85,12 @@ struct FCMMessageReader: Sendable {
             [
                 "collapse_key", "collapseKey", "priority", "ttl", "restricted_package_name", "restrictedPackageName",
                 "data", "notification", "fcm_options", "fcmOptions", "direct_boot_ok", "directBootOk",
+                "bandwidth_constrained_ok", "bandwidthConstrainedOk", "restricted_satellite_ok",
+                "restrictedSatelliteOk",
             ], at: "message.android")
+        try fcmOptions(android, ["analytics_label", "analyticsLabel"], at: "message.android")
         if let priority = android["priority"] {
-            guard let text = priority as? String, ["NORMAL", "HIGH"].contains(text) else {
+            guard let text = priority as? String, ["NORMAL", "HIGH"].contains(text.uppercased()) else {
                 throw .invalidValue(
                     "message.android.priority",
                     type: "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority",
@@ -143,10 +144,34 @@ struct FCMMessageReader: Sendable {
             apns, ["headers", "payload", "fcm_options", "fcmOptions", "live_activity_token", "liveActivityToken"],
             at: "message.apns")
         _ = try stringMap(apns["headers"], at: "message.apns.headers")
+        try fcmOptions(apns, ["analytics_label", "analyticsLabel", "image"], at: "message.apns")
         if let payload = apns["payload"] {
             guard let object = payload as? [String: Any], object["aps"] == nil || object["aps"] is [String: Any] else {
                 throw .invalidValue("message.apns.payload", type: "type.googleapis.com/google.protobuf.Struct", payload)
             }
+        }
+    }
+
+    /// `WebpushConfig`: headers, data, notification (a free-form object) and its options.
+    private static func webpush(_ value: Any?) throws(FCMReply) {
+        guard let value else { return }
+        guard let webpush = value as? [String: Any] else {
+            throw .invalidValue("message.webpush", type: "TYPE_MESSAGE", value)
+        }
+        try known(webpush, ["headers", "data", "notification", "fcm_options", "fcmOptions"], at: "message.webpush")
+        _ = try stringMap(webpush["headers"], at: "message.webpush.headers")
+        _ = try stringMap(webpush["data"], at: "message.webpush.data")
+        if let notification = webpush["notification"], !(notification is [String: Any]) {
+            throw .invalidValue(
+                "message.webpush.notification", type: "type.googleapis.com/google.protobuf.Struct", notification)
+        }
+        try fcmOptions(webpush, ["link", "analytics_label", "analyticsLabel"], at: "message.webpush")
+    }
+
+    /// The `fcm_options` (or `fcmOptions`) object inside `parent`: string fields `names` only.
+    private static func fcmOptions(_ parent: [String: Any], _ names: Set<String>, at path: String) throws(FCMReply) {
+        for key in ["fcm_options", "fcmOptions"] {
+            _ = try strings(parent[key], names, at: "\(path).\(key)")
         }
     }
 

@@ -4,13 +4,20 @@ import Synchronization
 
 /// The OAuth2 token endpoint of the FCM look-alike (`POST /token`), as strict as Google's for a
 /// service-account JWT-bearer grant: a form body with `grant_type` and `assertion`, an RS256
-/// assertion the account's public key verifies with its `kid`, `iss` the account's email, `aud`
-/// this endpoint's URL, a scope that includes FCM's, and `iat`/`exp` at most an hour apart around
-/// now. It remembers the access tokens it issued so that sends can check them.
+/// assertion the account's public key verifies (its `kid`, when the header has one, the
+/// account's key id), `iss` the account's email, `aud` Google's token endpoint
+/// (`https://oauth2.googleapis.com/token`, what google-auth always sends) or this endpoint's
+/// URL (the account's `token_uri`), a scope that includes FCM's or `cloud-platform`, and
+/// `iat`/`exp` at most an hour apart around now. It remembers the access tokens it issued so
+/// that sends can check them.
 final class FCMTokenEndpoint: Sendable {
     static let path = "/token"
     static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+    /// The scopes that allow sending: FCM's own, or every Google Cloud API.
+    static let sendingScopes: Set<Substring> = [Substring(scope), "https://www.googleapis.com/auth/cloud-platform"]
+    /// The audience Google documents for an assertion, whatever URL it is posted to.
+    static let googleAudience = "https://oauth2.googleapis.com/token"
     /// The lifetime of an issued token, as Google's.
     static let tokenLifetime = 3_599
     /// Clock skew allowed for an `iat` in the future.
@@ -85,16 +92,17 @@ final class FCMTokenEndpoint: Sendable {
             throw .oauth(400, "invalid_request", "Missing required parameter: assertion")
         }
         guard let verified = try? JWT.verify(assertion, key: publicKey, claims: ServiceAccountAssertionClaims.self),
-            verified.header.kid == keyID
+            verified.header.kid.map({ $0 == keyID }) ?? true
         else { throw .oauth(400, "invalid_grant", "Invalid JWT Signature.") }
         let claims = verified.claims
         guard claims.iss == clientEmail else { throw .oauth(400, "invalid_grant", "Invalid grant: account not found") }
         let audience = "\(request.scheme)://\(request.authority)\(Self.path)"
-        guard claims.aud == audience else {
+        guard claims.aud == Self.googleAudience || claims.aud == audience else {
             throw .oauth(
-                400, "invalid_grant", "Invalid JWT: Failed audience check. The expected audience is \(audience).")
+                400, "invalid_grant",
+                "Invalid JWT: Failed audience check. The expected audience is \(Self.googleAudience).")
         }
-        guard claims.scope.split(separator: " ").contains(Substring(Self.scope)) else {
+        guard claims.scope.split(separator: " ").contains(where: Self.sendingScopes.contains) else {
             throw .oauth(400, "invalid_scope", "Invalid OAuth scope or ID token audience provided.")
         }
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldHTTP2
 import HeraldLog
 
@@ -9,14 +10,18 @@ import HeraldLog
 /// TLS when configured) into its HTTP/2 session, frames from the session back out, complete
 /// requests to the handler.
 ///
-/// A server with TLS also takes cleartext HTTP/2 (h2c, prior knowledge) on the same port: the
-/// first byte a client sends tells which (22, a TLS handshake record, or the `P` of the h2 preface).
+/// A server with TLS also takes cleartext on the same port: the first byte a client sends tells
+/// which (22, a TLS handshake record, or anything else). Each speaks HTTP/2 or HTTP/1.1: over TLS
+/// as ALPN agreed (`h2` or `http/1.1`); in cleartext, or over TLS without ALPN, by the first bytes
+/// (the h2 preface, else HTTP/1.1). ``HTTP1Exchange`` parses HTTP/1.1.
 final class HTTP2Connection: SessionDelegate {
     let id: UInt64
     /// The socket, its TLS stream once the first byte asked for one, and the session.
     private let io: ConnectionIO
     /// Whether the first byte has shown TLS or cleartext (always true on an h2c-only server).
     private var transportKnown: Bool
+    /// The protocol, once TLS's ALPN or the first cleartext bytes told it.
+    private var mode: Mode = .undecided([])
     private let session: Session
     private let server: ServerContext
     private let loop: ServerLoop
@@ -36,6 +41,23 @@ final class HTTP2Connection: SessionDelegate {
     /// How long a gracefully closed connection waits for the client to close its side.
     static let lingerTime: Duration = .seconds(2)
 
+    private enum Mode {
+        /// Cleartext bytes read so far, all of them a prefix of the h2 preface.
+        case undecided([UInt8])
+        case http2
+        case http1(HTTP1Exchange)
+    }
+
+    /// The HTTP/1.1 request being answered: its number (the "stream" its answer comes back on),
+    /// method and whether the connection closes after it.
+    private var http1InFlight: (number: Int32, method: String, closes: Bool)?
+    private var http1Requests: Int32 = 0
+    /// An HTTP/1.1 connection closes once its queued bytes are written.
+    private var closesAfterFlush = false
+
+    /// The client connection preface of HTTP/2 (RFC 9113 §3.4).
+    private static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
     /// Takes over the accepted socket `io` (closed with it).
     init(id: UInt64, io: ConnectionIO, server: ServerContext, loop: ServerLoop) throws(HTTP2ServerError) {
         self.id = id
@@ -46,7 +68,6 @@ final class HTTP2Connection: SessionDelegate {
         session = try Session(
             .server(maxConcurrentStreams: server.configuration.maxConcurrentStreams), throwing: HTTP2ServerError.self)
         session.delegate = self
-        io.session = session
         if server.configuration.faults.goAwayAfterRequests == 0 { goAwayAfterLastRequest(streamID: 0) }
     }
 
@@ -79,6 +100,19 @@ final class HTTP2Connection: SessionDelegate {
                 isFinished = true
                 return
             }
+        }
+        if case .undecided([]) = mode, let tls = io.tls {
+            // Without ALPN (a client that set none, as aioapns with its own SSL context), the
+            // first bytes tell, as in cleartext.
+            switch tls.negotiatedProtocol {
+            case "h2"?: startHTTP2()
+            case nil: break
+            default: startHTTP1()
+            }
+        }
+        guard case .http2 = mode else {
+            pumpBytes(buffer: buffer)
+            return
         }
         reading: while !isFinished {
             switch io.receive(into: buffer, throwing: HTTP2ServerError.self) {
@@ -120,6 +154,128 @@ final class HTTP2Connection: SessionDelegate {
         }
     }
 
+    /// Reads cleartext bytes whose protocol is not known yet, and HTTP/1.1.
+    private func pumpBytes(buffer: UnsafeMutableRawBufferPointer) {
+        reading: while !isFinished, !closesAfterFlush {
+            switch io.read(into: buffer) {
+            case .transferred(let count):
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                switch mode {
+                case .undecided(let sniffed): sniff(sniffed + bytes)
+                case .http1(let exchange):
+                    exchange.append(bytes)
+                    serveHTTP1()
+                case .http2: break reading
+                }
+                if case .http2 = mode {
+                    // The preface came: what follows goes through the session.
+                    pump(buffer: buffer)
+                    return
+                }
+            case .wantsReadable, .wantsWritable: break reading
+            case .closed, .failed: isFinished = true
+            }
+        }
+        flush()
+    }
+
+    /// Decides h2c or HTTP/1.1 from the first cleartext bytes: the whole h2 preface, or a byte
+    /// that departs from it.
+    private func sniff(_ bytes: [UInt8]) {
+        let compared = min(bytes.count, Self.preface.count)
+        if !bytes[..<compared].elementsEqual(Self.preface[..<compared]) {
+            startHTTP1(bytes)
+            return
+        }
+        guard bytes.count >= Self.preface.count else {
+            mode = .undecided(bytes)
+            return
+        }
+        startHTTP2()
+        do {
+            try bytes.withUnsafeBytes { try session.receive($0, throwing: HTTP2ServerError.self) }
+        } catch {
+            server.configuration.logger.debug("sandbox: a client broke the HTTP/2 protocol; GOAWAY, then close")
+            flush()
+            isFinished = true
+        }
+    }
+
+    private func startHTTP2() {
+        mode = .http2
+        io.session = session
+    }
+
+    private func startHTTP1(_ bytes: [UInt8] = []) {
+        let exchange = HTTP1Exchange(maxBodyBytes: server.configuration.maxRequestBodyBytes)
+        exchange.append(bytes)
+        mode = .http1(exchange)
+        serveHTTP1()
+    }
+
+    /// Answers the next whole HTTP/1.1 request, unless one is being answered.
+    private func serveHTTP1() {
+        guard case .http1(let exchange) = mode else { return }
+        while http1InFlight == nil, !closesAfterFlush, !isFinished {
+            let step: HTTP1Exchange.Step
+            do {
+                step = try exchange.next()
+            } catch {
+                server.configuration.logger.debug(
+                    "sandbox: an HTTP/1.1 request was refused", metadata: ["status": "\(error.status)"])
+                io.queue(HTTP1Exchange.serialize(HTTP1Exchange.refusalResponse(error), method: "", closing: true))
+                closesAfterFlush = true
+                return
+            }
+            switch step {
+            case .needMore: return
+            case .sendContinue: io.queue("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+            case .request(let head, let body):
+                http1Requests &+= 1
+                let number = http1Requests
+                http1InFlight = (number, head.method, !head.keepsAlive)
+                var request = HTTP2Request(
+                    method: head.method, path: head.target, authority: head.headers.first(named: "host") ?? "",
+                    scheme: io.tls == nil ? "http" : "https",
+                    headers: head.headers.filter { !Self.hopByHop.contains($0.lowercasedName) }, body: body,
+                    connectionID: id, version: .http1)
+                if let url = URLComponents(string: head.target), let host = url.host, url.scheme != nil {
+                    // The absolute form (RFC 9112 §3.2.2): the target's authority wins over Host.
+                    request.authority = url.port.map { "\(host):\($0)" } ?? host
+                    request.path =
+                        (url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)
+                        + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+                }
+                if let response = server.dispatch(request, streamID: number, loop: loop) {
+                    answerHTTP1(number, response)
+                }
+            }
+        }
+    }
+
+    /// Fields that describe one HTTP/1.1 hop, not the request: left out of what the handler gets,
+    /// as HTTP/2 has none of them (`host` is the authority).
+    private static let hopByHop: Set<String> = [
+        "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "expect",
+    ]
+
+    /// Queues the answer to HTTP/1.1 request `number`; a handler's fault resets the connection
+    /// (HTTP/1.1 has no stream to reset).
+    private func answerHTTP1(_ number: Int32, _ response: HTTP2Response) {
+        guard let inFlight = http1InFlight, inFlight.number == number, !isFinished else {
+            response.whenUnanswered?()
+            return
+        }
+        http1InFlight = nil
+        if response.fault != nil {
+            resetOnClose()
+            return
+        }
+        io.queue(HTTP1Exchange.serialize(response, method: inFlight.method, closing: inFlight.closes))
+        if inFlight.closes { closesAfterFlush = true }
+        serveHTTP1()
+    }
+
     /// Writes pending frames until the socket pushes back or the session has nothing more.
     func flush() {
         guard !isFinished, lingersUntil == nil, transportKnown, io.tls?.isEstablished ?? true else { return }
@@ -133,7 +289,10 @@ final class HTTP2Connection: SessionDelegate {
             return
         }
         waitsForWritable = false
-        if !session.isActive { closeGracefully() }
+        switch mode {
+        case .http2: if !session.isActive { closeGracefully() }
+        case .http1, .undecided: if closesAfterFlush { closeGracefully() }
+        }
     }
 
     /// The session is over and everything it said is written: shut our side and linger.
@@ -172,6 +331,16 @@ final class HTTP2Connection: SessionDelegate {
     /// Sends GOAWAY naming the last stream the client opened (see
     /// ``Session/goAway(code:lastStreamID:throwing:)``).
     func goAway(_ code: HTTP2ErrorCode) {
+        guard case .http2 = mode else {
+            // HTTP/1.1: close once the request being answered (if any) has its answer.
+            if http1InFlight == nil {
+                closesAfterFlush = true
+            } else if let inFlight = http1InFlight {
+                http1InFlight = (inFlight.number, inFlight.method, true)
+            }
+            flush()
+            return
+        }
         queueGoAway(code, lastStreamID: nil)
         flush()
     }
@@ -228,7 +397,12 @@ final class HTTP2Connection: SessionDelegate {
     }
 
     func sessionReceivedData(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], !stream.dispatched else { return }
+        guard let stream = streams[streamID], !stream.dispatched, !stream.bodyTooLarge else { return }
+        guard stream.body.count + bytes.count <= server.configuration.maxRequestBodyBytes else {
+            stream.bodyTooLarge = true
+            stream.body = []
+            return
+        }
         stream.body.append(contentsOf: bytes)
     }
 
@@ -249,6 +423,11 @@ final class HTTP2Connection: SessionDelegate {
     private func dispatch(streamID: Int32) {
         guard let stream = streams[streamID], !stream.dispatched else { return }
         stream.dispatched = true
+        if stream.bodyTooLarge {
+            let limit = server.configuration.maxRequestBodyBytes
+            submit(streamID: streamID, .json(413, ["error": "the request body is over \(limit) bytes"]))
+            return
+        }
         let request = HTTP2Request(
             method: stream.method, path: stream.path, authority: stream.authority, scheme: stream.scheme,
             headers: stream.headers, body: stream.body, connectionID: id)
@@ -273,7 +452,11 @@ final class HTTP2Connection: SessionDelegate {
 
     /// Submits the handler's later answer and writes it.
     func respond(streamID: Int32, with response: HTTP2Response) {
-        submit(streamID: streamID, response)
+        if case .http1 = mode {
+            answerHTTP1(streamID, response)
+        } else {
+            submit(streamID: streamID, response)
+        }
         flush()
     }
 

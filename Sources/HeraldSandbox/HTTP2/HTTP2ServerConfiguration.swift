@@ -6,7 +6,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port; ``HTTP2Server/port`` tells which.
     public var port: Int
-    /// TLS with ALPN `h2` when set; otherwise cleartext HTTP/2 with prior knowledge (h2c).
+    /// TLS with ALPN `h2` (or `http/1.1`) when set, cleartext on the same port too; otherwise
+    /// cleartext only: HTTP/2 with prior knowledge (h2c) or HTTP/1.1.
     public var tls: TLSIdentity?
     /// Event-loop threads; connections are spread over them.
     public var eventLoops: Int
@@ -20,13 +21,22 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var logger: Logger
     /// The faults of every connection; none by default.
     public var faults: HTTP2ServerFaults
+    /// A request body over this many bytes is answered 413 without reaching the handler (an
+    /// HTTP/1.1 connection then closes). 4 MiB by default: Expo's 100 messages of 4 KiB fit many
+    /// times over, gzip-compressed or not.
+    public var maxRequestBodyBytes: Int
+
+    /// The default of ``maxRequestBodyBytes``.
+    public static let defaultMaxRequestBodyBytes = 4 * 1024 * 1024
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: TLSIdentity? = nil, eventLoops: Int = 2,
         maxConcurrentStreams: UInt32 = 1000, shutdownGrace: Duration = .seconds(5), logger: Logger = .disabled,
-        faults: HTTP2ServerFaults = HTTP2ServerFaults()
+        faults: HTTP2ServerFaults = HTTP2ServerFaults(), maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes
     ) {
         precondition(eventLoops > 0, "an HTTP/2 server needs at least one event loop")
+        precondition(maxRequestBodyBytes > 0, "a request body limit is at least one byte")
+        self.maxRequestBodyBytes = maxRequestBodyBytes
         self.host = host
         self.port = port
         self.tls = tls
@@ -51,8 +61,8 @@ public struct HTTP2ServerFaults: Sendable, Equatable {
     /// handler does not get (its `body` is empty) and which is read and dropped: a server
     /// answering a POST with a static file.
     public var answersBeforeBody: Bool
-    /// Over TLS, the handshake selects no application protocol (no ALPN `h2`): a server that
-    /// does not speak HTTP/2 there. h2c on the same port is unchanged.
+    /// Over TLS, the handshake never selects `h2` (only `http/1.1`, when the client offers it):
+    /// a server that does not speak HTTP/2 there. h2c on the same port is unchanged.
     public var refusesH2InALPN: Bool
 
     public init(goAwayAfterRequests: Int? = nil, answersBeforeBody: Bool = false, refusesH2InALPN: Bool = false) {

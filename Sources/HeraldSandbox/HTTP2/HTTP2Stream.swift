@@ -8,6 +8,8 @@ final class HTTP2Stream {
     var scheme = ""
     var headers: [HTTP2Header] = []
     var body: [UInt8] = []
+    /// The body went over the server's limit: it is dropped and the answer is 413.
+    var bodyTooLarge = false
     /// Handed to the handler: what still arrives is dropped.
     var dispatched = false
     var response = OutgoingBody()

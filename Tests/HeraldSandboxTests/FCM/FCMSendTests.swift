@@ -53,6 +53,18 @@ struct FCMSendTests {
             name: "priority URGENT", message: FCMFixture.message().replacingOccurrences(of: "HIGH", with: "URGENT"),
             field: "message.android.priority"),
         Refusal(
+            name: "unknown fcm_options field",
+            message: FCMFixture.message(extra: #","fcm_options":{"analytics_label":"a","link":"x"}"#),
+            field: "message.fcm_options"),
+        Refusal(
+            name: "unknown webpush field", message: FCMFixture.message(extra: #","webpush":{"priority":"high"}"#),
+            field: "message.webpush"),
+        Refusal(
+            name: "apns fcm_options image not a string",
+            message: FCMFixture.message().replacingOccurrences(
+                of: #""apns":{"headers""#, with: #""apns":{"fcm_options":{"image":3},"headers""#),
+            field: "message.apns.fcm_options.image"),
+        Refusal(
             name: "ttl without unit", message: FCMFixture.message().replacingOccurrences(of: "3.5s", with: "3600"),
             field: "message.android.ttl"),
         Refusal(
@@ -86,6 +98,34 @@ struct FCMSendTests {
             #expect(FCMFixture.errorCode(response) == "INVALID_ARGUMENT")
         }
         #expect(fixture.sandbox.accepted.isEmpty)
+    }
+
+    /// Fields of FCM v1's message that firebase-admin sends: each level's `fcm_options`, WebPush,
+    /// AndroidConfig's newer flags, and `android.priority` in lowercase, as the SDK writes it.
+    @Test("every field of FCM v1's message is taken, and android.priority in either case")
+    func everyField() async throws {
+        let fixture = try FCMFixture()
+        let token = try await fixture.accessToken()
+        let message = FCMFixture.message(
+            extra: #"""
+                ,"fcm_options":{"analytics_label":"orders"},\#
+                "webpush":{"headers":{"TTL":"60"},"data":{"k":"v"},"notification":{"title":"T","actions":[]},\#
+                "fcm_options":{"link":"https://example.com","analytics_label":"w"}}
+                """#
+        )
+        .replacingOccurrences(
+            of: #""priority":"HIGH""#,
+            with:
+                #""priority":"high","fcm_options":{"analytics_label":"a"},"bandwidth_constrained_ok":true,"restricted_satellite_ok":false,"direct_boot_ok":true"#
+        )
+        .replacingOccurrences(
+            of: #""apns":{"headers""#,
+            with: #""apns":{"fcm_options":{"analytics_label":"i","image":"https://e.x/a.png"},"headers""#)
+        let response = await fixture.sandbox.respond(to: FCMFixture.send(message, accessToken: token))
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        let normal = FCMFixture.message().replacingOccurrences(of: "HIGH", with: "normal")
+        #expect(await fixture.sandbox.respond(to: FCMFixture.send(normal, accessToken: token)).status == 200)
+        #expect(fixture.sandbox.accepted.count == 2)
     }
 
     @Test("no bearer token or an unknown one: 401 UNAUTHENTICATED without FCM details")

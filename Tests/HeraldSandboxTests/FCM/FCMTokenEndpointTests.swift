@@ -42,9 +42,11 @@ struct FCMTokenEndpointTests {
             case .forgedSignature: assertion = try FCMFixture.assertion(key: SigningKey.generateRSA())
             case .wrongKeyID: assertion = try FCMFixture.assertion(keyID: "another")
             case .wrongIssuer: assertion = try FCMFixture.assertion(iss: "someone@else.iam.gserviceaccount.com")
-            case .wrongAudience: assertion = try FCMFixture.assertion(aud: "https://oauth2.googleapis.com/token")
+            case .wrongAudience: assertion = try FCMFixture.assertion(aud: "https://accounts.example.com/token")
             case .noFirebaseScope:
-                assertion = try FCMFixture.assertion(scope: "https://www.googleapis.com/auth/cloud-platform")
+                assertion = try FCMFixture.assertion(
+                    scope:
+                        "https://www.googleapis.com/auth/devstorage.read_only https://www.googleapis.com/auth/firebase")
             case .overAnHour: assertion = try FCMFixture.assertion(lifetime: 7_200)
             case .issuedInFuture: assertion = try FCMFixture.assertion(iat: later)
             case .expired: assertion = try FCMFixture.assertion(iat: earlier)
@@ -58,6 +60,33 @@ struct FCMTokenEndpointTests {
             }
             return FCMFixture.tokenRequest(assertion: assertion)
         }
+    }
+
+    /// What google-auth sends (firebase-admin's credentials): Google's audience whatever the
+    /// token URI, `cloud-platform` among its scopes; and an assertion header without `kid`.
+    @Test(
+        "Google's audience, the cloud-platform scope and a header without kid are taken, as Google takes them",
+        arguments: ["googleAudience", "cloudPlatformScope", "noKeyID"])
+    func permissive(_ variant: String) async throws {
+        let fixture = try FCMFixture()
+        let assertion: String
+        switch variant {
+        case "googleAudience": assertion = try FCMFixture.assertion(aud: "https://oauth2.googleapis.com/token")
+        case "cloudPlatformScope":
+            assertion = try FCMFixture.assertion(
+                scope: "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/firebase")
+        default:
+            let issued = Int64(FCMFixture.start.timeIntervalSince1970)
+            assertion = try JWT.sign(
+                header: ["typ": "JWT"],
+                claims: ServiceAccountAssertionClaims(
+                    iss: FCMFixture.clientEmail, scope: FCMFixture.scope, aud: FCMFixture.tokenURI, iat: issued,
+                    exp: issued + 3_600),
+                key: FCMFixture.key)
+        }
+        let response = await fixture.sandbox.respond(to: FCMFixture.tokenRequest(assertion: assertion))
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        #expect(fixture.sandbox.tokenExchanges == 1)
     }
 
     @Test("Google's refusals: 400 with its OAuth error, and no token issued", arguments: Refused.allCases)

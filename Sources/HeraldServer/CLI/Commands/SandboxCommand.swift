@@ -17,13 +17,15 @@ struct SandboxCommand {
         }
         let directory = URL(fileURLWithPath: args.value("state-dir") ?? ".herald-sandbox").standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let maxBodyBytes = try args.int(
+            "max-body-bytes", default: HTTP2ServerConfiguration.defaultMaxRequestBodyBytes, range: 1_024...1 << 30)
         let credentials = try SandboxCredentials.loadOrCreate(in: directory)
         let sandbox = try APNsSandbox(credentials: credentials)
         let fcm = try FCMSandbox(credentials: credentials)
-        let expo = ExpoSandbox(accessToken: credentials.expoAccessToken)
+        let expo = ExpoSandbox(accessToken: credentials.expoAccessToken, maxBodyBytes: maxBodyBytes)
         let server = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(
-                host: host, port: port, tls: credentials.tls, logger: logger),
+                host: host, port: port, tls: credentials.tls, logger: logger, maxRequestBodyBytes: maxBodyBytes),
             answering: SandboxRouter(sandbox.routes + fcm.routes + expo.routes).answer)
         // The token endpoint's port is known only now (port 0 picks one).
         try credentials.fcm.write(tokenURI: "https://127.0.0.1:\(server.port)/token")
@@ -44,13 +46,15 @@ struct SandboxCommand {
         name: "sandbox", summary: "Run the local push provider sandbox (APNs, FCM and Expo look-alikes).",
         usage: """
             Usage: herald sandbox [--host 127.0.0.1] [--port 8090] [--state-dir DIR] [--log-level LEVEL]
+                                  [--max-body-bytes N]
 
-            Runs the local push provider sandbox over HTTP/2: an APNs look-alike that checks
+            Runs the local push provider sandbox over HTTP/2 and HTTP/1.1: an APNs look-alike that checks
             provider tokens, headers and payloads as strictly as Apple's servers; an FCM HTTP v1
             look-alike with its OAuth2 token endpoint (POST /token) that checks service-account
             assertions, access tokens and message bodies as strictly as Google's; and an Expo push
-            service look-alike (send and getReceipts, with an access token) as strict as Expo's. Each
-            records what it accepts.
+            service look-alike (send and getReceipts, with an access token, gzip bodies) as strict as
+            Expo's. Each records what it accepts. The providers' official SDKs work against it
+            (aioapns, firebase-admin, exponent_server_sdk): see the README.
             """,
         sections: [
             .options([
@@ -71,6 +75,13 @@ struct SandboxCommand {
                     trace, debug, info, notice, warning, error, critical
                     {twin} (default info; debug adds refused handshakes and
                     broken connections)
+                    """),
+                .value(
+                    "max-body-bytes", "N", twin: .named("HERALD_SANDBOX_MAX_BODY_BYTES"),
+                    """
+                    A request body (or an Expo body once inflated) over N
+                    bytes is answered 413 {twin}
+                    (default 4194304, 1024 to 1073741824)
                     """),
             ])
         ],
@@ -106,9 +117,11 @@ struct SandboxCommand {
                                            delay, dropConnection or none
               DELETE /admin/expo/faults    Clears every Expo fault
 
-            The port speaks HTTP/2 over TLS (ALPN h2) and cleartext HTTP/2 with prior knowledge
-            (h2c, e.g. curl --http2-prior-knowledge http://127.0.0.1:8090/...): the first byte a
-            client sends tells which. herald.env uses TLS.
+            The port speaks TLS and cleartext: the first byte a client sends tells which. Over TLS,
+            ALPN picks HTTP/2 (h2), else HTTP/1.1 (http/1.1 or no ALPN); in cleartext, the HTTP/2
+            preface means h2c (curl --http2-prior-knowledge http://127.0.0.1:8090/...), anything
+            else HTTP/1.1. The APNs look-alike answers HTTP/1.1 with 505, as APNs speaks HTTP/2
+            only; FCM, its token endpoint and Expo take both. herald.env uses TLS.
 
             SIGTERM or SIGINT sends GOAWAY, lets streams in progress finish and exits 0.
 

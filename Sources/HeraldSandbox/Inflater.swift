@@ -1,0 +1,69 @@
+import CZlib
+
+/// A request body sent with `Content-Encoding: gzip` (or `deflate`, zlib's format), inflated
+/// through zlib with a bound on what it may grow to: a small hostile body that inflates to
+/// gigabytes stops at the bound.
+///
+/// Owns one `z_stream` (its state freed in `deinit`); every zlib return code goes through
+/// ``check(_:_:)``.
+final class Inflater {
+    /// Why a body could not be inflated.
+    enum Failure: Error, Equatable {
+        /// Not gzip or zlib data, truncated, or with a bad checksum.
+        case corrupt(String)
+        /// It inflates to more than the bound.
+        case tooLarge(limit: Int)
+    }
+
+    private var stream = z_stream()
+
+    private init() throws(Failure) {
+        try check(herald_inflateInit_gzip_or_zlib(&stream), "inflateInit2")
+    }
+
+    deinit { inflateEnd(&stream) }
+
+    /// `body` inflated, at most `limit` bytes; one gzip member (or zlib stream), nothing after it.
+    static func inflate(_ body: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        try Inflater().run(body, limit: limit)
+    }
+
+    private func run(_ body: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = body
+        let count = input.count
+        let result: Int32 = try input.withUnsafeMutableBufferPointer { (input) throws(Failure) -> Int32 in
+            stream.next_in = input.baseAddress
+            stream.avail_in = UInt32(count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { chunk in
+                    stream.next_out = chunk.baseAddress
+                    stream.avail_out = UInt32(chunk.count)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                guard output.count + produced <= limit else { throw .tooLarge(limit: limit) }
+                output.append(contentsOf: chunk[..<produced])
+                switch status {
+                case Z_STREAM_END: return status
+                case Z_OK: continue
+                case Z_BUF_ERROR where stream.avail_in == 0:
+                    throw .corrupt("the compressed body ends before its end")
+                default: try check(status, "inflate")
+                }
+            }
+        }
+        guard result == Z_STREAM_END, stream.avail_in == 0 else {
+            throw .corrupt("bytes follow the compressed body")
+        }
+        return output
+    }
+
+    /// Throws unless `status` is `Z_OK`, naming `call` and zlib's message.
+    private func check(_ status: Int32, _ call: String) throws(Failure) {
+        guard status != Z_OK else { return }
+        let detail = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+        throw .corrupt("\(call): \(detail)")
+    }
+}
