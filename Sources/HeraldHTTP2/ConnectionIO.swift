@@ -59,9 +59,6 @@ package final class ConnectionIO {
         output.append(contentsOf: bytes)
     }
 
-    /// Whether bytes wait to be written.
-    package var hasPendingOutput: Bool { outputStart < output.count }
-
     /// Reads once, through TLS when set, and feeds what came to the session.
     package func receive<Failure: NativeCallError>(into buffer: UnsafeMutableRawBufferPointer, throwing: Failure.Type)
         -> Receive<Failure>

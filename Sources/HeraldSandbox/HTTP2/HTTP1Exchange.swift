@@ -123,9 +123,6 @@ final class HTTP1Exchange {
         return .request(head, body: request)
     }
 
-    /// Whether bytes of a next request wait (pipelined behind the one being answered).
-    var hasBufferedInput: Bool { start < input.count }
-
     private func waitForBody(_ head: Head) -> Step {
         let expects = head.headers.contains { $0.lowercasedName == "expect" && $0.value.lowercased() == "100-continue" }
         guard expects, !continueSent, head.minorVersion == 1 else { return .needMore }

@@ -333,10 +333,10 @@ final class HTTP2Connection: SessionDelegate {
     func goAway(_ code: HTTP2ErrorCode) {
         guard case .http2 = mode else {
             // HTTP/1.1: close once the request being answered (if any) has its answer.
-            if http1InFlight == nil {
-                closesAfterFlush = true
-            } else if let inFlight = http1InFlight {
+            if let inFlight = http1InFlight {
                 http1InFlight = (inFlight.number, inFlight.method, true)
+            } else {
+                closesAfterFlush = true
             }
             flush()
             return
