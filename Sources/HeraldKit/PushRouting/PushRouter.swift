@@ -9,12 +9,17 @@ import Observation
 /// off the main actor reads the payload with ``PushTap/init(payload:)`` first and hands the
 /// `Sendable` tap over), and calls ``authHydrated()`` once the session is known. Taps that
 /// arrive before that wait in ``queuedTaps``; the cold-launch tap is read once, then, and a
-/// tap already handled on an earlier launch is not replayed (PUSH-10).
+/// tap already handled on an earlier launch is not replayed (PUSH-10). A tapped action button
+/// (the response's `actionIdentifier`) routes by the ``PushAction`` of that identifier: its own
+/// path, the push's destination, or nowhere; an identifier without one routes as a tap on the
+/// push, and a dismissal opens nothing.
 @MainActor @Observable public final class PushRouter {
     /// The catalog that builds typed routes (app-config's).
     public var catalog: Catalog
     /// App-config's `deepLinks.allowedPrefixes`; update it when app-config loads.
     public var allowedDeepLinkPrefixes: [String]
+    /// The action buttons of the app's notification categories, by identifier.
+    public var actions: [PushAction]
     /// Whether auth hydration finished, so taps route at once.
     public private(set) var isReady = false
     /// Taps that arrived before ``authHydrated()``, oldest first.
@@ -30,14 +35,17 @@ import Observation
     ///   - lastNotificationResponse: the tap that launched the app, if any (Expo's
     ///     `getLastNotificationResponseAsync`, read with ``PushTap/init(payload:)``). It may
     ///     answer a tap an earlier launch already handled; that one is skipped.
+    ///   - actions: what each action button does, by identifier.
     public init(
         dependencies: HeraldDependencies, catalog: Catalog, allowedDeepLinkPrefixes: [String],
+        actions: [PushAction] = [],
         lastNotificationResponse: @escaping @MainActor @Sendable () async -> PushTap?
     ) {
         self.navigator = dependencies.navigator
         self.storage = dependencies.storage
         self.catalog = catalog
         self.allowedDeepLinkPrefixes = allowedDeepLinkPrefixes
+        self.actions = actions
         self.lastNotificationResponse = lastNotificationResponse
     }
 
@@ -49,9 +57,12 @@ import Observation
     }
 
     /// The person tapped a push (`didReceive`), the app running or in the background
-    /// (PUSH-08, PUSH-09). Answers `false` when the payload is not a Herald push.
-    @discardableResult public func notificationTapped(_ payload: [AnyHashable: Any]) -> Bool {
-        guard let tap = PushTap(payload: payload) else { return false }
+    /// (PUSH-08, PUSH-09), or one of its action buttons (`actionIdentifier`, the response's).
+    /// Answers `false` when the payload is not a Herald push.
+    @discardableResult public func notificationTapped(_ payload: [AnyHashable: Any], actionIdentifier: String? = nil)
+        -> Bool
+    {
+        guard let tap = PushTap(payload: payload, actionIdentifier: actionIdentifier) else { return false }
         notificationTapped(tap)
         return true
     }
@@ -88,11 +99,25 @@ import Observation
     /// notification id is stored first, so a later launch never replays it.
     private func route(_ tap: PushTap) {
         storage.setString(tap.notificationId, StorageKey.handledPushNotificationId)
-        let route = NotificationDestination(tap: tap, catalog: catalog, allowedPrefixes: allowedDeepLinkPrefixes)
+        let path: String
+        switch actionRoute(tap) {
+        case .stay: return
+        case .path(let actionPath): path = actionPath
+        case .notification:
+            path = NotificationDestination(tap: tap, catalog: catalog, allowedPrefixes: allowedDeepLinkPrefixes).path
+        }
         do {
-            try navigator.open(route.path)
+            try navigator.open(path)
         } catch {
             try? navigator.open(Catalog.inboxPath)
         }
+    }
+
+    /// Where the tap's action button leads: none tapped, or one without a ``PushAction``, is a
+    /// tap on the push; a dismissal stays.
+    private func actionRoute(_ tap: PushTap) -> PushAction.Route {
+        guard let identifier = tap.actionIdentifier else { return .notification }
+        if identifier == PushAction.dismissIdentifier { return .stay }
+        return actions.first { $0.identifier == identifier }?.route(tap) ?? .notification
     }
 }

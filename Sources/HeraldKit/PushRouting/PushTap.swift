@@ -16,10 +16,14 @@ public struct PushTap: Sendable, Equatable {
     /// Every string of the payload's `data`, routing keys included, so a catalog route
     /// can fill its placeholders (`orderId`, `productId`, ...).
     public var data: [String: String]
+    /// The action button tapped (`UNNotificationResponse.actionIdentifier`, Expo's
+    /// `actionIdentifier`); nil for a tap on the notification itself, which the OS's and
+    /// Expo's default identifiers also mean. ``PushRouter`` routes it by ``PushAction``.
+    public var actionIdentifier: String?
 
     public init(
         notificationId: String, type: String, deepLink: String? = nil, hasDetail: Bool = false,
-        eventKind: String? = nil, data: [String: String] = [:]
+        eventKind: String? = nil, data: [String: String] = [:], actionIdentifier: String? = nil
     ) {
         self.notificationId = notificationId
         self.type = type
@@ -27,17 +31,20 @@ public struct PushTap: Sendable, Equatable {
         self.hasDetail = hasDetail
         self.eventKind = eventKind
         self.data = data
+        self.actionIdentifier = actionIdentifier.flatMap {
+            $0.isEmpty || PushAction.defaultIdentifiers.contains($0) ? nil : $0
+        }
     }
 
     /// Reads the contract from a `data` map with the rules of ``PushData``; `nil` when
     /// `notificationId` or `type` is missing or empty (not a Herald push). Empty `deepLink` and
     /// `eventKind` count as absent.
-    public init?(data: [String: String]) {
+    public init?(data: [String: String], actionIdentifier: String? = nil) {
         guard let contract = PushData(data) else { return nil }
         self.init(
             notificationId: contract.notificationId, type: contract.type, deepLink: contract.deepLink,
             hasDetail: contract.hasDetail, eventKind: contract.eventKind.flatMap { $0.isEmpty ? nil : $0 },
-            data: data
+            data: data, actionIdentifier: actionIdentifier
         )
     }
 
@@ -47,9 +54,10 @@ public struct PushTap: Sendable, Equatable {
     /// - Expo `notification.request.content`: a `data` object, or `data` as a JSON string.
     ///
     /// Only string values are read. `nil` when the payload is not a Herald push.
-    public init?(payload: [AnyHashable: Any]) {
+    /// `actionIdentifier` is the response's (the button tapped), which is not in the payload.
+    public init?(payload: [AnyHashable: Any], actionIdentifier: String? = nil) {
         guard let data = PushPayloadReader.contractData(in: payload) else { return nil }
-        self.init(data: data)
+        self.init(data: data, actionIdentifier: actionIdentifier)
     }
 
     /// The contract's key names.

@@ -180,6 +180,71 @@ import Testing
 }
 
 /// A push router over a recording navigator, in-memory storage and a scripted launch response.
+@Suite("Push router: action buttons")
+@MainActor struct PushActionTests {
+    static let actions: [PushAction] = [
+        .opens("TRACK") { tap in tap.data["orderId"].map { "/orders/\($0)/tracking" } },
+        .opensNotification("VIEW"),
+        .staysPut("SNOOZE"),
+    ]
+
+    @Test("a tapped action button routes by its identifier: its own path, the push's destination, or nowhere")
+    func routesByIdentifier() async {
+        let app = PushRouterHarness(actions: Self.actions)
+        await app.router.authHydrated()
+        let payload = PushRouterTests.payload(id: "n-1")
+        #expect(app.router.notificationTapped(payload, actionIdentifier: "TRACK"))
+        app.router.notificationTapped(PushRouterTests.payload(id: "n-2"), actionIdentifier: "VIEW")
+        app.router.notificationTapped(PushRouterTests.payload(id: "n-3"), actionIdentifier: "SNOOZE")
+        #expect(app.navigator.openedPaths == ["/orders/o-7/tracking", "/orders/o-7"])
+        #expect(app.storage.values[StorageKey.handledPushNotificationId] == "n-3", "a staying action is handled too")
+    }
+
+    @Test(
+        "the default identifiers (iOS, Expo) and an unregistered one route as a tap on the push; a dismissal opens nothing"
+    )
+    func defaultUnknownAndDismiss() async {
+        let app = PushRouterHarness(actions: Self.actions)
+        await app.router.authHydrated()
+        for (index, identifier) in [
+            "com.apple.UNNotificationDefaultActionIdentifier", "expo.modules.notifications.actions.DEFAULT",
+            "FORGOTTEN", "",
+        ].enumerated() {
+            app.router.notificationTapped(PushRouterTests.payload(id: "n-\(index)"), actionIdentifier: identifier)
+        }
+        app.router.notificationTapped(
+            PushRouterTests.payload(id: "n-9"), actionIdentifier: "com.apple.UNNotificationDismissActionIdentifier")
+        #expect(app.navigator.openedPaths == Array(repeating: "/orders/o-7", count: 4))
+        #expect(
+            PushTap(
+                payload: PushRouterTests.payload(id: "n"),
+                actionIdentifier: "com.apple.UNNotificationDefaultActionIdentifier")?.actionIdentifier == nil)
+    }
+
+    @Test("an action that builds no path falls back to the push's destination; a failing path lands in the inbox")
+    func fallbacks() async {
+        let app = PushRouterHarness(actions: Self.actions + [.opens("BROKEN") { _ in "/nowhere" }])
+        await app.router.authHydrated()
+        let noOrder = PushTap(notificationId: "n-1", type: "loyalty.points", actionIdentifier: "TRACK")
+        app.router.notificationTapped(noOrder)
+        app.navigator.failingPaths = ["/nowhere"]
+        app.router.notificationTapped(PushRouterTests.payload(id: "n-2"), actionIdentifier: "BROKEN")
+        #expect(app.navigator.openedPaths == ["/loyalty", Catalog.inboxPath])
+    }
+
+    @Test("the cold-launch response of an action button routes by that action once auth is hydrated")
+    func coldLaunchAction() async {
+        let tap = PushTap(
+            data: ["notificationId": "n-5", "type": "order.shipped", "orderId": "o-9"], actionIdentifier: "TRACK")
+        let app = PushRouterHarness(launchTap: tap, actions: Self.actions)
+        app.router.notificationTapped(PushRouterTests.payload(id: "n-6"), actionIdentifier: "SNOOZE")
+        #expect(app.navigator.openedPaths.isEmpty)
+        await app.router.authHydrated()
+        #expect(app.navigator.openedPaths == ["/orders/o-9/tracking"])
+        #expect(app.router.queuedTaps.isEmpty)
+    }
+}
+
 @MainActor private final class PushRouterHarness {
     let navigator = RecordingNavigator()
     let storage: InMemoryKeyValueStore
@@ -190,7 +255,7 @@ import Testing
     ///   ``LaunchResponse/answer()``.
     init(
         launchTap: PushTap? = nil, storage: InMemoryKeyValueStore = InMemoryKeyValueStore(),
-        holdsLaunchRead: Bool = false
+        holdsLaunchRead: Bool = false, actions: [PushAction] = []
     ) {
         self.storage = storage
         let launch = LaunchResponse(launchTap, holds: holdsLaunchRead)
@@ -199,7 +264,7 @@ import Testing
         dependencies.navigator = navigator.navigator
         dependencies.storage = storage.store
         router = PushRouter(
-            dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: [],
+            dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: [], actions: actions,
             lastNotificationResponse: { await launch.read() })
     }
 }
