@@ -15,7 +15,7 @@ extension DeviceRegistration {
     }
 
     /// Checks the token's shape for its provider, that the provider serves the platform,
-    /// and the optional app version, locale and time zone.
+    /// and the optional app version, locale, time zone and app id.
     public func validate() throws {
         try DeviceRegistration.validateToken(token, provider: provider)
         if provider == .apns, platform != .ios {
@@ -36,6 +36,7 @@ extension DeviceRegistration {
             if !ok { throw ValidationError.invalid("locale", "must be a language tag such as en-US or nl_NL.") }
         }
         if let timeZone { try Check.timeZone(timeZone, "timeZone") }
+        if let appId { try DeviceRegistration.validateAppID(appId, field: "appId") }
     }
 
     /// Checks one token's shape: APNs 64 to 200 hex digits; FCM 1 to 4,096 of
@@ -86,6 +87,23 @@ extension DeviceRegistration {
                     "is not an Expo push token: expected ExponentPushToken[...] or ExpoPushToken[...] with 1 to \(Limits.expoTokenInnerMaxLength) characters inside."
                 )
             }
+        }
+    }
+
+    /// An app id: 1 to ``Limits/appIDMaxLength`` of lowercase letters, digits, `.`, `_` and `-`,
+    /// starting with a letter or digit (`default`, `shop-ios`, `com.example.shop`).
+    public static func validateAppID(_ id: String, field: String) throws {
+        try Check.requiredText(id, field, max: Limits.appIDMaxLength)
+        let bytes = Array(id.utf8)
+        let allowed = bytes.allSatisfy {
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
+        guard allowed, let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "_"),
+            first != UInt8(ascii: "-")
+        else {
+            throw ValidationError.invalid(
+                field, "must be lowercase letters, digits, '.', '_' and '-', starting with a letter or digit.")
         }
     }
 }

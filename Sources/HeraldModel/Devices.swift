@@ -25,10 +25,16 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
     public var appVersion: String?
     public var locale: String?
     public var timeZone: String?
+    /// The app the token belongs to, as the server's apps file names it (its push credentials);
+    /// omitted: the default app, ``defaultAppID``.
+    public var appId: String?
+
+    /// The app of a registration that names none: the one `herald serve`'s own push flags configure.
+    public static let defaultAppID = "default"
 
     public init(
         token: String, provider: PushProvider, platform: DevicePlatform, environment: PushEnvironment? = nil,
-        appVersion: String? = nil, locale: String? = nil, timeZone: String? = nil
+        appVersion: String? = nil, locale: String? = nil, timeZone: String? = nil, appId: String? = nil
     ) {
         self.token = token
         self.provider = provider
@@ -37,6 +43,7 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
         self.appVersion = appVersion
         self.locale = locale
         self.timeZone = timeZone
+        self.appId = appId
     }
 }
 
@@ -53,12 +60,16 @@ public struct Device: Codable, Sendable, Equatable {
     public var active: Bool
     public var createdAt: Date
     public var updatedAt: Date
+    /// The app the token belongs to (``DeviceRegistration/defaultAppID`` unless it named another);
+    /// nil from a server older than app ids.
+    public var appId: String?
 
     public init(
         token: String, userId: String, provider: PushProvider, platform: DevicePlatform,
         environment: PushEnvironment, appVersion: String?, locale: String?, timeZone: String?,
-        active: Bool, createdAt: Date, updatedAt: Date
+        active: Bool, createdAt: Date, updatedAt: Date, appId: String? = DeviceRegistration.defaultAppID
     ) {
+        self.appId = appId
         self.token = token
         self.userId = userId
         self.provider = provider

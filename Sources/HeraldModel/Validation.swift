@@ -57,6 +57,8 @@ public enum Limits {
     /// The JSON encoding of one event's `properties`.
     public static let eventPropertiesMaxBytes = 4_096
     public static let appVersionMaxLength = 32
+    /// An app id (`POST /v1/me/devices` `appId`, the apps file's `id`).
+    public static let appIDMaxLength = 64
     /// BCP 47 tags, as RFC 5646 recommends supporting.
     public static let localeMaxLength = 35
     public static let disabledTypesMax = 100

@@ -49,19 +49,21 @@ public final class HeraldApplication: Sendable {
                     rate: configuration.publisherLimits.rate, burst: configuration.publisherLimits.burst),
                 consoleSessions: configuration.consoleSessions, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
-            broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits, now: now)
+            broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits,
+            appIDs: Set(configuration.allApps.map(\.id)), now: now)
         let senders = try PushSenders(
-            apns: configuration.apns, fcm: configuration.fcm, expo: configuration.expo, logger: logger, now: now)
+            apps: configuration.allApps, expoReceiptDelay: configuration.expo.receiptDelay, logger: logger, now: now)
         self.senders = senders
-        let receiptPoller = senders.expo.map { client in
-            ExpoReceiptPoller(
-                store: store, client: client, settings: configuration.expo,
+        let receiptPoller =
+            !senders.hasExpo
+            ? nil
+            : ExpoReceiptPoller(
+                store: store, senders: senders, settings: configuration.expo,
                 policy: RetryPolicy(
                     base: configuration.pushWorker.retryBase, cap: configuration.pushWorker.retryCap,
                     maxAttempts: configuration.pushWorker.maxAttempts),
                 lease: configuration.pushWorker.lease, metrics: pushMetrics, logger: logger, now: now)
-        }
-        let tokenKeeper = senders.apnsProviderToken.map { token in
+        let tokenKeepers = senders.apnsProviderTokens.map { token in
             ProviderTokenKeeper(store: store, token: token, logger: logger, now: now)
         }
         let worker = DeliveryWorker(
@@ -73,7 +75,7 @@ public final class HeraldApplication: Sendable {
         self.services = services
         self.jobs = ServiceGroup(
             Self.jobs(
-                configuration, services: services, worker: worker, tokenKeeper: tokenKeeper,
+                configuration, services: services, worker: worker, tokenKeepers: tokenKeepers,
                 receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, logger: logger),
             logger: logger)
         self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
@@ -136,7 +138,7 @@ public final class HeraldApplication: Sendable {
     /// broadcasts on, the broadcast runner.
     private static func jobs(
         _ configuration: HeraldConfiguration, services: Services, worker: DeliveryWorker,
-        tokenKeeper: ProviderTokenKeeper?, receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
+        tokenKeepers: [ProviderTokenKeeper], receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
         logger: Logger
     ) -> [any Service] {
         let hub = services.hub
@@ -165,8 +167,8 @@ public final class HeraldApplication: Sendable {
             },
         ]
         if configuration.pushWorker.isEnabled {
-            if let tokenKeeper { jobs.append(tokenKeeper) }
-            jobs.append(DeliveryService(worker: worker, tokenKeeper: tokenKeeper))
+            jobs.append(contentsOf: tokenKeepers as [any Service])
+            jobs.append(DeliveryService(worker: worker, tokenKeepers: tokenKeepers))
             if let receiptPoller { jobs.append(receiptPoller) }
         }
         if configuration.broadcasts.isEnabled { jobs.append(broadcastRunner) }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldModel
 import HeraldPush
 
 /// Everything `herald serve` can be told. Every field has a flag and an environment twin.
@@ -51,6 +52,14 @@ public struct HeraldConfiguration: Sendable {
     public var fcm: FCMSettings?
     /// The Expo push service (on by default: it needs no credentials) and its receipts.
     public var expo = ExpoSettings()
+    /// Apps besides the default one (whose credentials are `apns`, `fcm` and `expo`), each with
+    /// its own push credentials: the apps file (`--apps-file`).
+    public var apps: [AppPushSettings] = []
+
+    /// Every app: the default one first, then ``apps``.
+    public var allApps: [AppPushSettings] {
+        [AppPushSettings(id: DeviceRegistration.defaultAppID, apns: apns, fcm: fcm, expo: expo)] + apps
+    }
     /// Batching, concurrency, lease and retry of the delivery worker.
     public var pushWorker = PushWorkerSettings()
     /// Chunking and lease of the broadcast runner.

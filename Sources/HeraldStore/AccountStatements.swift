@@ -211,7 +211,8 @@ enum AccountStatements {
     // MARK: Devices
 
     private static let deviceColumns: SQL = """
-        token, user_id, provider, platform, environment, app_version, locale, time_zone, active, created_at, updated_at
+        token, user_id, provider, platform, environment, app_version, locale, time_zone, active, created_at, updated_at,
+        app_id
         """
 
     private static func deviceRecord(_ row: some StoreRow) throws(StoreError) -> Device {
@@ -222,7 +223,7 @@ enum AccountStatements {
             environment: row.enumValue(PushEnvironment.self, "environment"),
             appVersion: row.optionalText("app_version"), locale: row.optionalText("locale"),
             timeZone: row.optionalText("time_zone"), active: row.bool("active"), createdAt: row.date("created_at"),
-            updatedAt: row.date("updated_at"))
+            updatedAt: row.date("updated_at"), appId: row.text("app_id"))
     }
 
     /// Registers or refreshes a device; a token moving to another user counts as a new
@@ -236,7 +237,8 @@ enum AccountStatements {
             INSERT INTO devices (\(deviceColumns))
             VALUES (\(registration.token), \(userID), \(registration.provider.rawValue),
                     \(registration.platform.rawValue), \(environment.rawValue), \(registration.appVersion),
-                    \(registration.locale), \(registration.timeZone), 1, \(at), \(at))
+                    \(registration.locale), \(registration.timeZone), 1, \(at), \(at),
+                    \(registration.appId ?? DeviceRegistration.defaultAppID))
             ON CONFLICT (token) DO UPDATE SET
                 created_at = CASE WHEN devices.user_id = excluded.user_id THEN devices.created_at
                                   ELSE excluded.created_at END,
@@ -247,6 +249,7 @@ enum AccountStatements {
                 app_version = excluded.app_version,
                 locale = excluded.locale,
                 time_zone = excluded.time_zone,
+                app_id = excluded.app_id,
                 active = 1,
                 updated_at = excluded.updated_at
             RETURNING \(deviceColumns)

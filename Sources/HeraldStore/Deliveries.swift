@@ -111,12 +111,17 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public var push: PushOptions?
     /// The recipient's unseen count at claim time.
     public var badge: Int
+    /// The app of the device (its push credentials); ``DeviceRegistration/defaultAppID`` unless
+    /// it named another.
+    public var appID: String
 
     public init(
         id: String, claimToken: String, userID: String, deviceToken: String, provider: PushProvider,
         platform: DevicePlatform, environment: PushEnvironment, attempts: Int, leaseExpiresAt: Date,
-        expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int
+        expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int,
+        appID: String = DeviceRegistration.defaultAppID
     ) {
+        self.appID = appID
         self.id = id
         self.claimToken = claimToken
         self.userID = userID

@@ -93,6 +93,7 @@ enum DeliveryStatements {
             """
             SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
                    d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
+                   COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
                    d.expires_at AS expires_at, n.id AS notification_id, n.type AS type, n.category AS category,
                    n.title AS title, n.body AS body, n.data AS data, n.deep_link AS deep_link,
                    n.has_detail AS has_detail, n.created_at AS created_at, n.push AS push,
@@ -122,7 +123,7 @@ enum DeliveryStatements {
                     title: row.text("title"), body: row.text("body"), data: row.stringMap("data"),
                     deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
                     createdAt: row.date("created_at")),
-                push: push, badge: row.int("badge"))
+                push: push, badge: row.int("badge"), appID: row.text("app_id"))
             return try DueDelivery(
                 delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
         }
@@ -278,12 +279,13 @@ enum DeliveryStatements {
             """
             UPDATE deliveries SET receipt_due_at = \(leaseExpiry), receipt_claim_token = \(claimToken)
             WHERE id IN (\(DB.jsonTextElements(jsonArray(due)))) AND provider_ticket_id IS NOT NULL
-            RETURNING id, provider_ticket_id, updated_at, attempts
+            RETURNING id, provider_ticket_id, updated_at, attempts, app_id
             """
         ) { row throws(StoreError) in
             try ClaimedReceipt(
                 deliveryID: row.text("id"), ticketID: row.text("provider_ticket_id"), claimToken: claimToken,
-                sentAt: row.date("updated_at"), attempts: row.int("attempts"))
+                sentAt: row.date("updated_at"), attempts: row.int("attempts"),
+                appID: row.optionalText("app_id") ?? DeviceRegistration.defaultAppID)
         }
         let order = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
         return claimed.sorted { order[$0.deliveryID, default: 0] < order[$1.deliveryID, default: 0] }

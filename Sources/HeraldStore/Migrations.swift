@@ -427,6 +427,16 @@ extension Migration {
                     "ALTER TABLE deliveries ADD COLUMN provider_status INTEGER"
                 ]
             ),
+            Migration(
+                version: 10, name: "app ids: a device's app, copied onto its deliveries",
+                sql: [
+                    // Several apps on one Herald: each device belongs to one app (the push
+                    // credentials it is sent with); rows written before are the default app's.
+                    "ALTER TABLE devices ADD COLUMN app_id TEXT NOT NULL DEFAULT 'default'",
+                    // NULL on the `no_device` row and on rows written before: the default app.
+                    "ALTER TABLE deliveries ADD COLUMN app_id TEXT",
+                ]
+            ),
         ]
     }
 }

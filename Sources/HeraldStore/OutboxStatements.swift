@@ -16,6 +16,7 @@ enum OutboxStatements {
         var provider: String
         var platform: String
         var environment: String
+        var appID: String
     }
 
     /// Writes the delivery rows of every notification that asks for push; see
@@ -42,11 +43,12 @@ enum OutboxStatements {
                 try db.execute(
                     """
                     INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
-                                            status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at)
+                                            status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
+                                            app_id)
                     VALUES (\(DeliveryID.make(using: &random)), \(notification.id), \(notification.userID),
                             \(device?.token), \(device?.provider), \(device?.platform), \(device?.environment),
                             \(status.rawValue), \(reason), 0, \(due), \(expires), \(notification.createdAt),
-                            \(notification.createdAt))
+                            \(notification.createdAt), \(device?.appID))
                     """)
             }
             guard let userDevices = devices[notification.userID] else {
@@ -75,7 +77,7 @@ enum OutboxStatements {
                 user: row.text("user_id"),
                 device: OutboxDevice(
                     token: row.text("token"), provider: row.text("provider"), platform: row.text("platform"),
-                    environment: row.text("environment"))
+                    environment: row.text("environment"), appID: row.text("app_id"))
             )
         }
         return Dictionary(grouping: rows, by: \.user).mapValues { $0.map(\.device) }
@@ -94,7 +96,7 @@ enum OutboxStatements {
     /// Served by `devices_user`, one index search per user.
     static func activeDevicesQuery<DB: StoreConnection>(_ users: String, _: DB.Type) -> SQL {
         """
-        SELECT user_id, token, provider, platform, environment FROM devices
+        SELECT user_id, token, provider, platform, environment, app_id FROM devices
         WHERE user_id IN (\(DB.jsonTextElements(users))) AND active = 1
         """
     }

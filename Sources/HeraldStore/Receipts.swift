@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// An Expo push ticket a receipt poller claimed, to fetch its receipt.
 public struct ClaimedReceipt: Sendable, Equatable {
@@ -12,8 +13,14 @@ public struct ClaimedReceipt: Sendable, Equatable {
     public var sentAt: Date
     /// The attempt the ticket answers (1 for the first send), for the retry policy's limit.
     public var attempts: Int
+    /// The app whose Expo credentials fetch the receipt.
+    public var appID: String
 
-    public init(deliveryID: String, ticketID: String, claimToken: String, sentAt: Date, attempts: Int = 1) {
+    public init(
+        deliveryID: String, ticketID: String, claimToken: String, sentAt: Date, attempts: Int = 1,
+        appID: String = DeviceRegistration.defaultAppID
+    ) {
+        self.appID = appID
         self.deliveryID = deliveryID
         self.ticketID = ticketID
         self.claimToken = claimToken

@@ -27,9 +27,11 @@ func claimAll(by claimers: [some HeraldStore]) async throws -> [String] {
 
 extension HeraldStore {
     /// Registers an active APNs device `token` (or FCM when `android`) for `user`.
-    func addDevice(_ token: String, user: String = "u1", android: Bool = false, at time: Date = at(-60)) async throws {
+    func addDevice(
+        _ token: String, user: String = "u1", android: Bool = false, app: String? = nil, at time: Date = at(-60)
+    ) async throws {
         let registration = DeviceRegistration(
-            token: token, provider: android ? .fcm : .apns, platform: android ? .android : .ios)
+            token: token, provider: android ? .fcm : .apns, platform: android ? .android : .ios, appId: app)
         _ = try await upsertDevice(userID: user, registration, at: time)
     }
 

@@ -15,11 +15,15 @@ public struct PlatformFacts: Sendable, Equatable {
     public var installSource: InstallSource?
     public var locale: String?
     public var timeZone: String?
+    /// Which of the server's apps this is (its apps file's id, whose push credentials send to
+    /// this device); nil: the server's default app.
+    public var appId: String?
 
     public init(
         platform: DevicePlatform, isSimulator: Bool = false, appVersion: String,
-        installSource: InstallSource? = nil, locale: String? = nil, timeZone: String? = nil
+        installSource: InstallSource? = nil, locale: String? = nil, timeZone: String? = nil, appId: String? = nil
     ) {
+        self.appId = appId
         self.platform = platform
         self.isSimulator = isSimulator
         self.appVersion = appVersion

@@ -88,16 +88,16 @@ struct PeriodicService: Service {
 
 // MARK: The application's services
 
-/// The delivery worker, after the APNs provider token is shared: the first send goes out with
-/// the token the other servers on this database use.
+/// The delivery worker, after the APNs provider tokens are shared: the first send goes out with
+/// the tokens the other servers on this database use.
 struct DeliveryService: Service {
     let worker: DeliveryWorker
-    let tokenKeeper: ProviderTokenKeeper?
+    let tokenKeepers: [ProviderTokenKeeper]
     var name: String { "delivery worker" }
     var shutdown: ServiceShutdown { .graceful(worker.stop) }
 
     func run() async {
-        await tokenKeeper?.refresh()
+        for keeper in tokenKeepers { await keeper.refresh() }
         await worker.run()
     }
 }

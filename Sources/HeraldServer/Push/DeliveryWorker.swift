@@ -111,7 +111,8 @@ final class DeliveryWorker: Sendable {
 
     /// Sends one row and records its outcome.
     private func deliver(_ row: ClaimedDelivery) async {
-        guard let client = senders.client(provider: row.provider, environment: row.environment) else {
+        guard let client = senders.client(app: row.appID, provider: row.provider, environment: row.environment)
+        else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
             return
         }
@@ -129,16 +130,25 @@ final class DeliveryWorker: Sendable {
         await record(row, verdict)
     }
 
-    /// `rows` in requests of at most ``ExpoConfiguration/maxMessagesPerRequest``.
+    /// `rows` in requests of one app each (its access token), at most
+    /// ``ExpoConfiguration/maxMessagesPerRequest`` a request.
     static func expoBatches(_ rows: [ClaimedDelivery]) -> [[ClaimedDelivery]] {
-        stride(from: 0, to: rows.count, by: ExpoConfiguration.maxMessagesPerRequest).map { start in
-            Array(rows[start..<min(start + ExpoConfiguration.maxMessagesPerRequest, rows.count)])
+        var apps: [String] = []
+        let byApp = Dictionary(grouping: rows) { row in
+            if !apps.contains(row.appID) { apps.append(row.appID) }
+            return row.appID
+        }
+        return apps.flatMap { app in
+            let rows = byApp[app] ?? []
+            return stride(from: 0, to: rows.count, by: ExpoConfiguration.maxMessagesPerRequest).map { start in
+                Array(rows[start..<min(start + ExpoConfiguration.maxMessagesPerRequest, rows.count)])
+            }
         }
     }
 
-    /// Sends Expo `rows` (at most 100) in one request and records each row's ticket.
+    /// Sends Expo `rows` (at most 100, of one app) in one request and records each row's ticket.
     private func deliverExpo(_ rows: [ClaimedDelivery]) async {
-        guard let client = senders.expo else {
+        guard let app = rows.first?.appID, let client = senders.expo(app: app) else {
             for row in rows { await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed") }
             return
         }

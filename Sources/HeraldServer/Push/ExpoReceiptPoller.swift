@@ -18,7 +18,7 @@ final class ExpoReceiptPoller: Sendable {
     static let receiptLifetime: TimeInterval = 24 * 3600
 
     private let store: any HeraldStore
-    private let client: ExpoClient
+    private let senders: PushSenders
     private let settings: ExpoSettings
     private let policy: RetryPolicy
     private let lease: TimeInterval
@@ -29,11 +29,11 @@ final class ExpoReceiptPoller: Sendable {
     private let stopping = Atomic<Bool>(false)
 
     init(
-        store: any HeraldStore, client: ExpoClient, settings: ExpoSettings, policy: RetryPolicy, lease: TimeInterval,
+        store: any HeraldStore, senders: PushSenders, settings: ExpoSettings, policy: RetryPolicy, lease: TimeInterval,
         metrics: PushMetrics, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
-        self.client = client
+        self.senders = senders
         self.settings = settings
         self.policy = policy
         self.lease = lease
@@ -53,7 +53,7 @@ final class ExpoReceiptPoller: Sendable {
                 logger.warning("claiming Expo receipts failed", metadata: ["error": "\(error)"])
                 claimed = []
             }
-            if !claimed.isEmpty { await check(claimed) }
+            for batch in Self.batchesByApp(claimed) { await check(batch) }
             if claimed.count < ExpoConfiguration.maxReceiptIDsPerRequest {
                 await signal.wait(timeout: settings.receiptPollInterval)
             }
@@ -67,7 +67,25 @@ final class ExpoReceiptPoller: Sendable {
     }
 
     /// Fetches and records the receipts of `claimed`.
+    /// `claimed` in batches of one app each (its access token fetches the receipts), in order.
+    static func batchesByApp(_ claimed: [ClaimedReceipt]) -> [[ClaimedReceipt]] {
+        var order: [String] = []
+        let byApp = Dictionary(grouping: claimed) { receipt in
+            if !order.contains(receipt.appID) { order.append(receipt.appID) }
+            return receipt.appID
+        }
+        return order.compactMap { byApp[$0] }
+    }
+
+    /// Fetches and records the receipts of `claimed`, all of one app.
     private func check(_ claimed: [ClaimedReceipt]) async {
+        guard let app = claimed.first?.appID else { return }
+        guard let client = senders.expo(app: app) else {
+            // The app's Expo credentials are gone from the configuration: nothing can fetch these.
+            let outcomes = claimed.map { ReceiptOutcome($0, .failed(reason: DeliveryWorker.providerNotConfigured)) }
+            _ = try? await store.recordReceipts(outcomes, now: now())
+            return
+        }
         let answer: ExpoClient.ReceiptsAnswer
         do {
             answer = try await client.receipts(ids: claimed.map(\.ticketID))

@@ -4,50 +4,51 @@ import HeraldHTTP
 import HeraldModel
 import HeraldPush
 
-/// The provider clients the worker sends through: an ``APNsClient`` per device environment, an
-/// ``FCMClient`` and an ``ExpoClient``, over HTTP/2 clients shared between providers whose CA
-/// settings agree (one for all, in production).
+/// The provider clients the worker sends through, per app: an ``APNsClient`` per device
+/// environment, an ``FCMClient`` and an ``ExpoClient``, each with that app's credentials, over
+/// HTTP/2 clients shared between apps and providers whose CA settings agree (one for all, in
+/// production). Apps signing with one APNs key share its provider token, as Apple wants one
+/// token per key. One app's credentials failing at send time (a revoked key, a refused service
+/// account) fails that app's deliveries only.
 struct PushSenders: Sendable {
-    /// The HTTP/2 clients the providers send through, each once.
-    let httpClients: [HTTP2Client]
-    private let apns: [PushEnvironment: APNsClient]
-    private let fcm: FCMClient?
-    /// The Expo client (on unless `expo` is nil: Expo needs no credentials).
-    let expo: ExpoClient?
-    /// Seconds after an Expo ticket before its receipt is due.
-    let expoReceiptDelay: TimeInterval
-    /// The APNs provider token every APNs client signs with, when APNs is configured.
-    let apnsProviderToken: APNsProviderToken?
-
-    /// No provider configured: every row fails with `provider_not_configured`.
-    static let none = PushSenders(
-        httpClients: [], apns: [:], fcm: nil, expo: nil, expoReceiptDelay: 0, apnsProviderToken: nil)
-
-    private init(
-        httpClients: [HTTP2Client], apns: [PushEnvironment: APNsClient], fcm: FCMClient?, expo: ExpoClient?,
-        expoReceiptDelay: TimeInterval, apnsProviderToken: APNsProviderToken?
-    ) {
-        self.httpClients = httpClients
-        self.apns = apns
-        self.fcm = fcm
-        self.expo = expo
-        self.expoReceiptDelay = expoReceiptDelay
-        self.apnsProviderToken = apnsProviderToken
+    /// One app's clients.
+    private struct AppClients: Sendable {
+        var apns: [PushEnvironment: APNsClient] = [:]
+        var fcm: FCMClient?
+        var expo: ExpoClient?
     }
 
-    /// Clients for the configured providers, whose HTTP/2 clients report to `logger`; throws
-    /// ``PushSettingsError`` when the APNs key file cannot be read or is not a P-256 key, or the
-    /// FCM service account cannot be read or used.
+    /// The HTTP/2 clients the providers send through, each once.
+    let httpClients: [HTTP2Client]
+    private let apps: [String: AppClients]
+    /// Seconds after an Expo ticket before its receipt is due.
+    let expoReceiptDelay: TimeInterval
+    /// The APNs provider tokens, one per signing key (key id and team) of the configured apps.
+    let apnsProviderTokens: [APNsProviderToken]
+
+    /// No provider configured: every row fails with `provider_not_configured`.
+    static let none = PushSenders(httpClients: [], apps: [:], expoReceiptDelay: 0, apnsProviderTokens: [])
+
+    private init(
+        httpClients: [HTTP2Client], apps: [String: AppClients], expoReceiptDelay: TimeInterval,
+        apnsProviderTokens: [APNsProviderToken]
+    ) {
+        self.httpClients = httpClients
+        self.apps = apps
+        self.expoReceiptDelay = expoReceiptDelay
+        self.apnsProviderTokens = apnsProviderTokens
+    }
+
+    /// Clients for the providers each of `apps` configures, whose HTTP/2 clients report to
+    /// `logger`; throws ``PushSettingsError`` when an APNs key file cannot be read or is not a
+    /// P-256 key, or an FCM service account cannot be read or used.
     ///
     /// Without an APNs base URL, production devices go to APNs production and development
     /// devices to its development gateway; with one, every device goes there.
     init(
-        apns apnsSettings: APNsSettings?, fcm fcmSettings: FCMSettings?, expo expoSettings: ExpoSettings?,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        apps appSettings: [AppPushSettings], expoReceiptDelay: TimeInterval, logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) throws {
-        // Credentials first: a bad file stops the start before any client thread runs.
-        let token = try apnsSettings.map { try Self.providerToken($0, now: now) }
-        let account = try fcmSettings.map { try Self.serviceAccount($0) }
         var shared: [String?: HTTP2Client] = [:]
         func http(caFile: String?) throws -> HTTP2Client {
             if let client = shared[caFile] { return client }
@@ -55,45 +56,69 @@ struct PushSenders: Sendable {
             shared[caFile] = client
             return client
         }
-        var apns: [PushEnvironment: APNsClient] = [:]
-        if let apnsSettings, let token {
-            let client = try http(caFile: apnsSettings.caFile)
-            for environment in PushEnvironment.allCases {
-                let url =
-                    apnsSettings.baseURL
-                    ?? (environment == .production ? APNsConfiguration.productionURL : APNsConfiguration.developmentURL)
-                apns[environment] = APNsClient(
-                    configuration: APNsConfiguration(baseURL: url, topic: apnsSettings.topic), providerToken: token,
+        // Credentials first: a bad file stops the start before any client thread runs.
+        var tokens: [String: APNsProviderToken] = [:]
+        var accounts: [String: FCMServiceAccount] = [:]
+        for app in appSettings {
+            if let settings = app.apns {
+                let signing = "\(settings.teamID)/\(settings.keyID)"
+                if tokens[signing] == nil { tokens[signing] = try Self.providerToken(settings, now: now) }
+            }
+            if let settings = app.fcm { accounts[app.id] = try Self.serviceAccount(settings) }
+        }
+        var apps: [String: AppClients] = [:]
+        for app in appSettings {
+            var clients = AppClients()
+            if let settings = app.apns, let token = tokens["\(settings.teamID)/\(settings.keyID)"] {
+                let client = try http(caFile: settings.caFile)
+                for environment in PushEnvironment.allCases {
+                    let url =
+                        settings.baseURL
+                        ?? (environment == .production
+                            ? APNsConfiguration.productionURL : APNsConfiguration.developmentURL)
+                    clients.apns[environment] = APNsClient(
+                        configuration: APNsConfiguration(baseURL: url, topic: settings.topic), providerToken: token,
+                        exchange: { try await client.send($0) })
+                }
+            }
+            if let settings = app.fcm, let account = accounts[app.id] {
+                let client = try http(caFile: settings.caFile)
+                let exchange: HTTP2Exchange = { try await client.send($0) }
+                clients.fcm = FCMClient(
+                    configuration: FCMConfiguration(
+                        baseURL: settings.baseURL ?? FCMConfiguration.productionURL, projectID: account.projectID),
+                    accessTokens: FCMAccessTokenCache(account: account, clock: now, send: exchange), exchange: exchange)
+            }
+            if let settings = app.expo {
+                let client = try http(caFile: settings.caFile)
+                clients.expo = ExpoClient(
+                    configuration: ExpoConfiguration(baseURL: settings.baseURL, accessToken: settings.accessToken),
                     exchange: { try await client.send($0) })
             }
-        }
-        var fcm: FCMClient?
-        if let fcmSettings, let account {
-            let client = try http(caFile: fcmSettings.caFile)
-            let exchange: HTTP2Exchange = { try await client.send($0) }
-            fcm = FCMClient(
-                configuration: FCMConfiguration(
-                    baseURL: fcmSettings.baseURL ?? FCMConfiguration.productionURL, projectID: account.projectID),
-                accessTokens: FCMAccessTokenCache(account: account, clock: now, send: exchange), exchange: exchange)
-        }
-        let expo = try expoSettings.map { settings in
-            let client = try http(caFile: settings.caFile)
-            return ExpoClient(
-                configuration: ExpoConfiguration(baseURL: settings.baseURL, accessToken: settings.accessToken),
-                exchange: { try await client.send($0) })
+            apps[app.id] = clients
         }
         self.init(
-            httpClients: Array(shared.values), apns: apns, fcm: fcm, expo: expo,
-            expoReceiptDelay: expoSettings?.receiptDelay ?? 0, apnsProviderToken: token)
+            httpClients: Array(shared.values), apps: apps, expoReceiptDelay: expoReceiptDelay,
+            apnsProviderTokens: tokens.keys.sorted().compactMap { tokens[$0] })
     }
 
-    /// The client for `provider` in `environment`, when it is configured.
-    func client(provider: PushProvider, environment: PushEnvironment) -> (any PushClient)? {
+    /// The client for `provider` in `environment` of the app `app`, when it is configured.
+    func client(app: String, provider: PushProvider, environment: PushEnvironment) -> (any PushClient)? {
         switch provider {
-        case .apns: apns[environment]
-        case .fcm: fcm
-        case .expo: nil  // sent in batches: see `expo`
+        case .apns: apps[app]?.apns[environment]
+        case .fcm: apps[app]?.fcm
+        case .expo: nil  // sent in batches: see `expo(app:)`
         }
+    }
+
+    /// The Expo client of the app `app`, when it has one.
+    func expo(app: String) -> ExpoClient? {
+        apps[app]?.expo
+    }
+
+    /// Whether any app sends through Expo (then receipts are polled).
+    var hasExpo: Bool {
+        apps.values.contains { $0.expo != nil }
     }
 
     /// Fails the requests still in flight and frees every HTTP/2 client.

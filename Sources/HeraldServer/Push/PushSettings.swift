@@ -47,6 +47,26 @@ public struct FCMSettings: Sendable, Equatable {
     }
 }
 
+/// The push credentials of one app: the default app's come from `herald serve`'s push flags,
+/// the others' from the apps file (`--apps-file`). A device names its app when it registers
+/// (`appId`); its pushes go out with that app's credentials.
+public struct AppPushSettings: Sendable, Equatable {
+    /// ``HeraldModel/DeviceRegistration/defaultAppID`` for the default app.
+    public var id: String
+    public var apns: APNsSettings?
+    public var fcm: FCMSettings?
+    /// Expo's service for this app; nil: its Expo devices fail with `provider_not_configured`.
+    /// Only `baseURL`, `accessToken` and `caFile` are the app's: receipts are timed for all.
+    public var expo: ExpoSettings?
+
+    public init(id: String, apns: APNsSettings? = nil, fcm: FCMSettings? = nil, expo: ExpoSettings? = nil) {
+        self.id = id
+        self.apns = apns
+        self.fcm = fcm
+        self.expo = expo
+    }
+}
+
 /// How the delivery worker claims and retries outbox rows.
 public struct PushWorkerSettings: Sendable, Equatable {
     /// Whether the worker runs at all. No flag: `herald serve` always runs it; tests that read

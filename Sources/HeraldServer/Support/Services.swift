@@ -17,6 +17,8 @@ struct Services: Sendable {
     let broadcastWake: WakeSignal
     /// Broadcasts at once and publish size per API key (the call rate is the ``Authenticator``'s).
     let publisherLimits: PublisherLimits
+    /// The apps a device may name (`appId`): the default and the apps file's.
+    let appIDs: Set<String>
     let now: @Sendable () -> Date
 
     /// Default preferences filled for the current catalog.

@@ -277,6 +277,19 @@ import Testing
         #expect(registrar.isTokenRegistered)
     }
 
+    @Test("PUSH-04 an app of a server with several apps registers its token under its app id")
+    func registersTheAppID() async {
+        let world = world(.authorized)
+        world.dependencies.platform.appId = "shop"
+        world.allowSync()
+        world.allowRegistering(Self.apnsToken)
+        let registrar = PushRegistrar(presentation: .softAskModal, dependencies: world.dependencies)
+
+        await registrar.shellMounted(userID: "alice")
+
+        #expect(world.backend.registrations.map(\.appId) == ["shop"])
+    }
+
     @Test("PUSH-04 a failed registration stores nothing, and the next mount registers")
     func registrationFailureRetries() async {
         let world = world(.authorized)

@@ -119,9 +119,7 @@ struct PushFixture {
     func settledDeliveries(of notificationID: String, deadline: Duration = .seconds(10)) async throws
         -> [DeliveryTests.Answer.Item]
     {
-        try await deliveries(of: notificationID, deadline: deadline) { items in
-            items.allSatisfy { !["queued", "sending"].contains($0.status) }
-        }
+        try await Self.settledDeliveries(of: notificationID, on: server, key: apiKey, deadline: deadline)
     }
 
     /// The deliveries of `notificationID` once `condition` holds for them, polling the route
@@ -130,9 +128,27 @@ struct PushFixture {
         of notificationID: String, deadline: Duration = .seconds(10),
         until condition: ([DeliveryTests.Answer.Item]) -> Bool
     ) async throws -> [DeliveryTests.Answer.Item] {
+        try await Self.deliveries(of: notificationID, on: server, key: apiKey, deadline: deadline, until: condition)
+    }
+
+    /// The deliveries of `notificationID` on `server` once none is queued or sending.
+    static func settledDeliveries(
+        of notificationID: String, on server: TestServer, key: String, deadline: Duration = .seconds(10)
+    ) async throws -> [DeliveryTests.Answer.Item] {
+        try await deliveries(of: notificationID, on: server, key: key, deadline: deadline) { items in
+            items.allSatisfy { !["queued", "sending"].contains($0.status) }
+        }
+    }
+
+    /// The deliveries of `notificationID` on `server` once `condition` holds for them, polling
+    /// the route with `key` until `deadline` runs out (then the last answer, whatever it is).
+    static func deliveries(
+        of notificationID: String, on server: TestServer, key: String, deadline: Duration,
+        until condition: ([DeliveryTests.Answer.Item]) -> Bool
+    ) async throws -> [DeliveryTests.Answer.Item] {
         var items: [DeliveryTests.Answer.Item] = []
         _ = try await becomesTrue(within: deadline) {
-            let response = try await server.get("/v1/notifications/\(notificationID)/deliveries", token: apiKey)
+            let response = try await server.get("/v1/notifications/\(notificationID)/deliveries", token: key)
             try #require(response.status == 200, "\(response.text)")
             items = try response.decode(DeliveryTests.Answer.self).items
             return condition(items)

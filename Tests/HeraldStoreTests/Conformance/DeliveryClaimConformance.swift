@@ -23,6 +23,8 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
         "a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent"
     case batchedOutcomes = "completeDeliveries records many outcomes in one write, each under its own claim token"
     case concurrentClaimers = "concurrent claimers never get the same row, and together get every row"
+    case appIDs =
+        "a device keeps the app it registered with (default when none), moves with a new registration, and its deliveries and receipts carry it"
 
     var testDescription: String { rawValue }
 
@@ -240,6 +242,27 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(active.sorted() == ["a", "b", "d", "e", "f"], "the pruned token is deactivated")
             #expect(try await store.claimDueDeliveries(limit: 6, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
+        case .appIDs:
+            try await store.addDevice("plain")
+            try await store.addDevice("shop-phone", app: "shop")
+            try await store.addDevice("moving", app: "shop")
+            try await store.addDevice("moving", app: "kiosk", at: at(-30))
+            let devices = try await store.devices(userID: "u1")
+            #expect(
+                Dictionary(uniqueKeysWithValues: devices.map { ($0.token, $0.appId) })
+                    == ["plain": "default", "shop-phone": "shop", "moving": "kiosk"])
+            try await store.publishPushed(["n1"])
+            let claimed = try await store.claimDueDeliveries(limit: 10, now: at(10), lease: 30)
+            #expect(
+                Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceToken, $0.appID) })
+                    == ["plain": "default", "shop-phone": "shop", "moving": "kiosk"])
+            let shop = try #require(claimed.first { $0.deviceToken == "shop-phone" })
+            #expect(
+                try await store.completeDelivery(
+                    id: shop.id, claimToken: shop.claimToken,
+                    outcome: .ticketed(ticketID: "t-shop", receiptDueAt: at(100)), now: at(11)))
+            let receipts = try await store.claimDueReceipts(limit: 10, now: at(100), lease: 30)
+            #expect(receipts.map(\.appID) == ["shop"])
         case .concurrentClaimers:
             try await store.addDevice("phone")
             try await store.addDevice("tablet")

@@ -72,6 +72,7 @@ struct ServeCommand {
         configuration.logLevel = try args.logLevel(default: configuration.logLevel)
         configuration.apns = try args.apnsSettings()
         configuration.fcm = try args.fcmSettings()
+        if let appsFile = args.value("apps-file") { configuration.apps = try AppsFile.load(path: appsFile) }
         configuration.pushWorker = try args.pushWorkerSettings()
         configuration.expo = try args.expoSettings()
         return configuration

@@ -39,6 +39,13 @@ extension Option {
             PEM certificates to trust for FCM and the account's token_uri
             {twin}
             """),
+        .value(
+            "apps-file", "PATH",
+            """
+            JSON file of more apps, each with its own APNs, FCM and Expo
+            credentials; a device names its app with appId {twin}
+            (default: none, only the default app of the flags above)
+            """),
         .value("push-concurrency", "N", "Sends in flight at once {twin} (default 256)"),
         .value("push-batch-size", "N", "Outbox rows claimed per batch {twin} (default 1024)"),
         .value(

@@ -33,8 +33,9 @@ async function lookUpUser(event) {
   if (mine !== lookup) return;
   if (devices.status === 400) { showFieldError(form, devices.error); return; }
   out.append(el("h2", { id: "user-heading", tabindex: "-1" }, `User ${id}`));
-  out.append(...section("Devices", devices, (json) => table(["Provider", "Platform", "App version", "State", "Last registered"],
-    json.items.map((d) => [d.provider, d.platform, d.appVersion ?? "—", d.active ? "active" : "pruned", time(d.updatedAt)]),
+  out.append(...section("Devices", devices, (json) => table(["App", "Provider", "Platform", "App version", "State", "Last registered"],
+    json.items.map((d) => [d.appId ?? "default", d.provider, d.platform, d.appVersion ?? "—", d.active ? "active" : "pruned",
+      time(d.updatedAt)]),
     "No devices.")));
   out.append(...section("Preferences (read-only)", preferences, (p) => preferenceFacts(p)));
   out.append(...section("Inbox", inbox, (json) => table(["Created", "Type", "Title", "Read", "Seen", "Deleted"],
