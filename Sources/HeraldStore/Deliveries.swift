@@ -111,12 +111,17 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public var push: PushOptions?
     /// The recipient's unseen count at claim time.
     public var badge: Int
+    /// The Live Activity push this row sends (to an ActivityKit token), instead of `notification`'s
+    /// push; `notification` then only names it.
+    public var liveActivity: LiveActivityContent?
 
     public init(
         id: String, claimToken: String, userID: String, deviceToken: String, provider: PushProvider,
         platform: DevicePlatform, environment: PushEnvironment, attempts: Int, leaseExpiresAt: Date,
-        expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int
+        expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int,
+        liveActivity: LiveActivityContent? = nil
     ) {
+        self.liveActivity = liveActivity
         self.id = id
         self.claimToken = claimToken
         self.userID = userID
