@@ -18,6 +18,11 @@ import HeraldModel
     public private(set) var syncs: [PermissionStatus] = []
     public private(set) var registrations: [DeviceRegistration] = []
     public private(set) var unregistered: [String] = []
+    /// When set, ``registerLiveActivityToken`` throws it (and takes it back after throwing it
+    /// `liveActivityFailures` times, when that is set).
+    public var liveActivityError: (any Error)?
+    public var liveActivityFailures: Int?
+    public private(set) var liveActivityRegistrations: [LiveActivityTokenRegistration] = []
 
     public init(preferences: Preferences = Preferences()) {
         self.preferences = preferences
@@ -51,6 +56,27 @@ import HeraldModel
                 token: registration.token, userId: "user-1", provider: registration.provider,
                 platform: registration.platform, environment: registration.environment ?? .production,
                 appVersion: registration.appVersion, locale: registration.locale, timeZone: registration.timeZone,
+                active: true, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    /// `POST /v1/me/live-activities`.
+    public var registerLiveActivityToken:
+        @MainActor @Sendable (LiveActivityTokenRegistration) async throws -> LiveActivityToken
+    {
+        { [self] registration in
+            liveActivityRegistrations.append(registration)
+            if let liveActivityError {
+                if let remaining = liveActivityFailures {
+                    liveActivityFailures = remaining - 1
+                    if remaining <= 1 { self.liveActivityError = nil }
+                }
+                throw liveActivityError
+            }
+            return LiveActivityToken(
+                token: registration.token, kind: registration.resolvedKind, attributesType: registration.attributesType,
+                activityId: registration.activityId, userId: "user-1",
+                environment: registration.environment ?? .production,
                 active: true, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
         }
     }

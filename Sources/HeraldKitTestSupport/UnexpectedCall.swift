@@ -36,7 +36,8 @@ extension HeraldAPI {
             liveEvents: {
                 unexpectedCall("HeraldAPI.liveEvents")
                 return AsyncThrowingStream { $0.finish(throwing: UnexpectedCallError(name: "HeraldAPI.liveEvents")) }
-            }
+            },
+            registerLiveActivityToken: { _ in throw fail("HeraldAPI.registerLiveActivityToken") }
         )
     }
 }

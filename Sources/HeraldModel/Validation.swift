@@ -77,6 +77,10 @@ public enum Limits {
     public static let fcmTokenMaxLength = 4_096
     /// The part between the brackets of `ExponentPushToken[...]`.
     public static let expoTokenInnerMaxLength = 256
+    /// The name of an app's `ActivityAttributes` type (APNs `attributes-type`).
+    public static let attributesTypeMaxLength = 128
+    /// A Live Activity's id (ActivityKit's `Activity.id`, a UUID, or the publisher's own).
+    public static let activityIdMaxLength = 128
 }
 
 // MARK: - Shared checks

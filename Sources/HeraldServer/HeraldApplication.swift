@@ -120,6 +120,7 @@ public final class HeraldApplication: Sendable {
         ConsoleAssetRoutes().register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
         BroadcastRoutes(services: services).register(in: &router)
+        LiveActivityRoutes(services: services).register(in: &router)
         return router
     }
 

@@ -114,14 +114,18 @@ public struct ClaimedDelivery: Sendable, Equatable {
     /// The app of the device (its push credentials); ``DeviceRegistration/defaultAppID`` unless
     /// it named another.
     public var appID: String
+    /// The Live Activity push this row sends (to an ActivityKit token), instead of `notification`'s
+    /// push; `notification` then only names it.
+    public var liveActivity: LiveActivityContent?
 
     public init(
         id: String, claimToken: String, userID: String, deviceToken: String, provider: PushProvider,
         platform: DevicePlatform, environment: PushEnvironment, attempts: Int, leaseExpiresAt: Date,
         expiresAt: Date?, notification: InboxNotification, push: PushOptions?, badge: Int,
-        appID: String = DeviceRegistration.defaultAppID
+        appID: String = DeviceRegistration.defaultAppID, liveActivity: LiveActivityContent? = nil
     ) {
         self.appID = appID
+        self.liveActivity = liveActivity
         self.id = id
         self.claimToken = claimToken
         self.userID = userID

@@ -38,7 +38,13 @@ enum DeliveryStatements {
             row throws(StoreError) in try row.text("id")
         }
         guard !due.isEmpty else { return [] }
-        let rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
+        var rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
+        if rows.count < due.count {
+            // The rest are Live Activity pushes (or rows whose push is gone).
+            let found = Set(rows.map(\.delivery.id))
+            let rest = jsonArray(due.filter { !found.contains($0) })
+            rows += try dueLiveActivityDetails(rest, claimToken: claimToken, leaseExpiry: leaseExpiry, db)
+        }
         // Back in due order: one lookup per row (a sort would look up both sides of each comparison).
         let position = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
         var placed = [DueDelivery?](repeating: nil, count: due.count)
@@ -124,6 +130,41 @@ enum DeliveryStatements {
                     deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
                     createdAt: row.date("created_at")),
                 push: push, badge: row.int("badge"), appID: row.text("app_id"))
+            return try DueDelivery(
+                delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
+        }
+    }
+
+    /// ``dueDetails(_:claimToken:leaseExpiry:_:)`` for Live Activity rows: the push's content, and
+    /// whether its token is still active and the recipient's. The notification is a stand-in
+    /// named after the push (its id, type `live_activity.<event>`, the alert's text), for logs.
+    private static func dueLiveActivityDetails<DB: StoreConnection>(
+        _ ids: String, claimToken: String, leaseExpiry: Date, _ db: DB
+    ) throws -> [DueDelivery] {
+        try db.query(
+            """
+            SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
+                   d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
+                   d.expires_at AS expires_at, p.id AS push_id, p.content AS content, p.created_at AS created_at,
+                   CASE WHEN t.active = 1 AND t.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
+            FROM deliveries d
+            JOIN live_activity_pushes p ON p.id = d.notification_id
+            LEFT JOIN live_activity_tokens t ON t.token = d.device_token
+            WHERE d.id IN (\(DB.jsonTextElements(ids))) AND d.kind = \(DeliveryKind.liveActivity)
+            """
+        ) { row throws(StoreError) in
+            let content = try row.json(LiveActivityContent.self, "content")
+            let delivery = try ClaimedDelivery(
+                id: row.text("id"), claimToken: claimToken, userID: row.text("user_id"),
+                deviceToken: row.text("device_token"), provider: row.enumValue(PushProvider.self, "provider"),
+                platform: row.enumValue(DevicePlatform.self, "platform"),
+                environment: row.enumValue(PushEnvironment.self, "environment"), attempts: row.int("attempts") + 1,
+                leaseExpiresAt: leaseExpiry, expiresAt: row.optionalDate("expires_at"),
+                notification: InboxNotification(
+                    id: row.text("push_id"), type: "live_activity.\(content.event.rawValue)", category: nil,
+                    title: content.alert?.title ?? "", body: content.alert?.body ?? "", data: [:], deepLink: nil,
+                    hasDetail: false, createdAt: row.date("created_at")),
+                push: nil, badge: 0, liveActivity: content)
             return try DueDelivery(
                 delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
         }
@@ -245,17 +286,20 @@ enum DeliveryStatements {
             ? db.queryOne("SELECT updated_at FROM deliveries WHERE \(claimed)") { row throws(StoreError) in
                 try row.int64("updated_at")
             } : nil
-        let token = try db.queryOne(
+        let target = try db.queryOne(
             """
             UPDATE deliveries SET \(update), provider_status = \(completion.providerStatus), claim_token = NULL,
                 updated_at = \(now)
-            WHERE \(claimed) RETURNING device_token
+            WHERE \(claimed) RETURNING device_token, kind
             """
-        ) { row throws(StoreError) in try row.optionalText("device_token") }
-        guard let token else { return false }
-        if prunes, let token, let claimedAt {
+        ) { row throws(StoreError) in try (token: row.optionalText("device_token"), kind: row.text("kind")) }
+        guard let target else { return false }
+        if prunes, let token = target.token, let claimedAt {
+            // A Live Activity push prunes the activity's token, never the device.
+            let table: SQL =
+                target.kind == DeliveryKind.liveActivity ? "live_activity_tokens" : "devices"
             try db.execute(
-                "UPDATE devices SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
+                "UPDATE \(table) SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
             )
         }
         return true

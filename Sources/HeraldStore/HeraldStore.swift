@@ -185,6 +185,24 @@ public protocol HeraldStore: Sendable {
     /// Newest first (most recently registered or updated).
     func devices(userID: String) async throws -> [Device]
 
+    // MARK: Live Activities
+
+    /// Upserts an ActivityKit push token for `userID` (a token registered under another user moves
+    /// to this one and becomes active). An update token also records its activity as `userID`'s and
+    /// deactivates that activity's older tokens. Returns the stored token.
+    func registerLiveActivityToken(userID: String, _ registration: LiveActivityTokenRegistration, at: Date)
+        async throws -> LiveActivityToken
+    /// The user's Live Activity tokens, newest first, inactive ones too.
+    func liveActivityTokens(userID: String) async throws -> [LiveActivityToken]
+    /// Writes a Live Activity push and its delivery rows in ONE transaction: a start records the
+    /// activity and goes to the user's active push-to-start tokens of its attributes type; an update
+    /// or end goes to the activity's active update token (an end also marks the activity ended).
+    /// Rows are queued for the worker (kind `liveActivity`, provider APNs); with no token, one
+    /// skipped `no_device` row. See ``LiveActivityPushOutcome`` for what is refused.
+    func pushLiveActivity(_ push: NewLiveActivityPush) async throws -> LiveActivityPushOutcome
+    /// The delivery rows of every push of the activity, oldest first; `nil` for an unknown activity.
+    func liveActivityDeliveries(activityID: String) async throws -> [DeliveryRecord]?
+
     // MARK: Analytics
 
     func insertEvents(userID: String, _ events: [AnalyticsEvent], receivedAt: Date) async throws

@@ -437,6 +437,63 @@ extension Migration {
                     "ALTER TABLE deliveries ADD COLUMN app_id TEXT",
                 ]
             ),
+            Migration(
+                version: 11, name: "live activities",
+                sql: [
+                    // An ActivityKit push token: `kind` pushToStart (starts an activity of
+                    // `attributes_type` on one device of `user_id`) or update (one activity's,
+                    // `activity_id`). `active` = 0 once APNs called it dead or a newer token of
+                    // the same activity replaced it. The token is the key, as a device's is.
+                    """
+                    CREATE TABLE live_activity_tokens (
+                        token TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        attributes_type TEXT NOT NULL,
+                        activity_id TEXT,
+                        environment TEXT NOT NULL,
+                        active INTEGER NOT NULL,
+                        created_at \(d.bigint) NOT NULL,
+                        updated_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    // A start reads a user's push-to-start tokens of one type; an update, one
+                    // activity's tokens; the publisher reads a user's.
+                    "CREATE INDEX live_activity_tokens_user ON live_activity_tokens (user_id, attributes_type)",
+                    """
+                    CREATE INDEX live_activity_tokens_activity ON live_activity_tokens (activity_id)
+                    WHERE activity_id IS NOT NULL
+                    """,
+                    // An activity Herald knows (started through it, or its token registered): whose it
+                    // is, so an update names only the activity; `ended_at` once an end was pushed.
+                    """
+                    CREATE TABLE live_activities (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        attributes_type TEXT NOT NULL,
+                        created_at \(d.bigint) NOT NULL,
+                        updated_at \(d.bigint) NOT NULL,
+                        ended_at \(d.bigint)
+                    )
+                    """,
+                    // One push to an activity (start, update or end): what its delivery rows send,
+                    // as the notification row is for an alert. `content` is the `aps` as JSON.
+                    """
+                    CREATE TABLE live_activity_pushes (
+                        id TEXT PRIMARY KEY,
+                        activity_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        event TEXT NOT NULL,
+                        content TEXT NOT NULL,
+                        created_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX live_activity_pushes_activity ON live_activity_pushes (activity_id, created_at)",
+                    // A delivery row is a notification's push or a Live Activity push (its
+                    // `notification_id` is then the push's id, its `device_token` the activity token).
+                    "ALTER TABLE deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'notification'",
+                ]
+            ),
         ]
     }
 }

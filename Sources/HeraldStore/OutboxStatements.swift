@@ -115,8 +115,10 @@ enum OutboxStatements {
             """
             SELECT d.id, d.notification_id, d.user_id, d.device_token, d.provider, d.platform, d.environment,
                    d.status, d.reason, d.attempts, d.next_attempt_at, d.expires_at, d.provider_message_id,
-                   d.created_at, d.updated_at, d.provider_ticket_id, d.provider_status, dv.active AS device_active
+                   d.created_at, d.updated_at, d.provider_ticket_id, d.provider_status,
+                   CASE WHEN d.kind = \(DeliveryKind.liveActivity) THEN lt.active ELSE dv.active END AS device_active
             FROM deliveries d LEFT JOIN devices dv ON dv.token = d.device_token AND dv.user_id = d.user_id
+            LEFT JOIN live_activity_tokens lt ON lt.token = d.device_token AND lt.user_id = d.user_id
             WHERE d.notification_id = \(notificationID)
             ORDER BY d.created_at, d.provider, d.platform, d.device_token
             """

@@ -302,6 +302,26 @@ extension SQLStore {
         try await read { db in try AccountStatements.devices(userID: userID, db) }
     }
 
+    // MARK: Live Activities
+
+    package func registerLiveActivityToken(
+        userID: String, _ registration: LiveActivityTokenRegistration, at: Date
+    ) async throws -> LiveActivityToken {
+        try await write { db in try LiveActivityStatements.register(userID: userID, registration, at: at, db) }
+    }
+
+    package func liveActivityTokens(userID: String) async throws -> [LiveActivityToken] {
+        try await read { db in try LiveActivityStatements.tokens(userID: userID, db) }
+    }
+
+    package func pushLiveActivity(_ push: NewLiveActivityPush) async throws -> LiveActivityPushOutcome {
+        try await write { db in try LiveActivityStatements.push(push, db) }
+    }
+
+    package func liveActivityDeliveries(activityID: String) async throws -> [DeliveryRecord]? {
+        try await snapshot { db in try LiveActivityStatements.deliveries(activityID: activityID, db) }
+    }
+
     // MARK: Analytics
 
     package func insertEvents(userID: String, _ events: [AnalyticsEvent], receivedAt: Date) async throws {

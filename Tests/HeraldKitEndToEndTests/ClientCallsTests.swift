@@ -80,6 +80,23 @@ import Testing
             try await api.sendEvents([
                 AnalyticsEvent(name: "notification_opened", at: Date(), properties: ["source": .string("e2e")])
             ])
+
+            // Live Activity tokens: one that starts activities, one activity's (upper-case hex is stored lower).
+            let start = try await api.registerLiveActivityToken(
+                LiveActivityTokenRegistration(
+                    token: String(repeating: "AB", count: 32), attributesType: "DeliveryAttributes",
+                    kind: .pushToStart))
+            #expect(start.token == String(repeating: "ab", count: 32) && start.kind == .pushToStart)
+            #expect(start.activityId == nil && start.userId == "bob" && start.active)
+            let update = try await api.registerLiveActivityToken(
+                LiveActivityTokenRegistration(
+                    token: String(repeating: "cd", count: 32), attributesType: "DeliveryAttributes",
+                    activityId: "order-42", environment: .development))
+            #expect(update.kind == .update && update.activityId == "order-42" && update.environment == .development)
+            await #expect(throws: HeraldAPIError.self) {
+                try await api.registerLiveActivityToken(
+                    LiveActivityTokenRegistration(token: "not-hex", attributesType: "DeliveryAttributes"))
+            }
         }
     }
 

@@ -18,6 +18,8 @@ struct PublicSurfaceTests {
         "Preferences", "PreferencesPatch", "QuietHours", "PermissionDecision", "PermissionStatus", "PermissionSync",
         // Devices and push registration; the data a push carries to the app.
         "Device", "DeviceList", "DevicePlatform", "DeviceRegistration", "PushEnvironment", "PushProvider", "PushData",
+        // Live Activity tokens the app registers (ActivityKit's update and push-to-start tokens).
+        "LiveActivityToken", "LiveActivityTokenKind", "LiveActivityTokenRegistration",
         // Analytics events.
         "AnalyticsEvent", "AnalyticsEventBatch", "AnalyticsEventReceipt",
         // Remote app config and the update decision.

@@ -54,6 +54,9 @@ struct OpenAPITests {
         "PushData",
         "PushPreview",
         "ConsoleSignIn",
+        "LiveActivityTokenRegistration",
+        "LiveActivityToken",
+        "LiveActivityRequest",
     ]
 
     static func decode(_ schema: String, _ data: Data) throws {
@@ -94,6 +97,9 @@ struct OpenAPITests {
         case "PushData": try decode(PushData.self)
         case "PushPreview": try decode(PushPreview.self)
         case "ConsoleSignIn": try decode(ConsoleSignInRequest.self)
+        case "LiveActivityTokenRegistration": try decode(LiveActivityTokenRegistration.self)
+        case "LiveActivityToken": try decode(LiveActivityToken.self)
+        case "LiveActivityRequest": try decode(LiveActivityRequest.self)
         default: Issue.record("no model type for \(schema)")
         }
     }
@@ -102,6 +108,7 @@ struct OpenAPITests {
     /// schema's required properties.
     static let serverWritten: Set<String> = [
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
+        "LiveActivityPush",
     ]
 
     @Test func everySchemaHasAnExampleThatDecodesIntoItsModelType() throws {

@@ -31,6 +31,9 @@ public struct HeraldAPI: Sendable {
     public var registerDevice: @MainActor @Sendable (_ registration: DeviceRegistration) async throws -> Device
     /// `DELETE /v1/me/devices/{token}`.
     public var unregisterDevice: @MainActor @Sendable (_ token: String) async throws -> Void
+    /// `POST /v1/me/live-activities`: an ActivityKit token (an activity's, or push-to-start).
+    public var registerLiveActivityToken:
+        @MainActor @Sendable (_ registration: LiveActivityTokenRegistration) async throws -> LiveActivityToken
     /// `POST /v1/me/events`.
     public var sendEvents: @MainActor @Sendable (_ events: [AnalyticsEvent]) async throws -> Void
     /// `GET /v1/app-config`.
@@ -55,7 +58,10 @@ public struct HeraldAPI: Sendable {
         unregisterDevice: @escaping @MainActor @Sendable (String) async throws -> Void,
         sendEvents: @escaping @MainActor @Sendable ([AnalyticsEvent]) async throws -> Void,
         appConfig: @escaping @MainActor @Sendable () async throws -> AppConfigResponse,
-        liveEvents: @escaping @MainActor @Sendable () -> AsyncThrowingStream<LiveEvent, any Error>
+        liveEvents: @escaping @MainActor @Sendable () -> AsyncThrowingStream<LiveEvent, any Error>,
+        registerLiveActivityToken:
+            @escaping @MainActor @Sendable (LiveActivityTokenRegistration) async throws
+            -> LiveActivityToken
     ) {
         self.notifications = notifications
         self.notification = notification
@@ -72,5 +78,6 @@ public struct HeraldAPI: Sendable {
         self.sendEvents = sendEvents
         self.appConfig = appConfig
         self.liveEvents = liveEvents
+        self.registerLiveActivityToken = registerLiveActivityToken
     }
 }

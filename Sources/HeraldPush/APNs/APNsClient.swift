@@ -29,6 +29,30 @@ public final class APNsClient: Sendable {
     public func send(
         deviceToken: String, deliveryID: String, payload: PushPayload, expiresAt: Date?, now: Date
     ) async throws(CancellationError) -> PushVerdict {
+        try await send { bearer throws(APNsRequest.Refusal) in
+            try APNsRequest.make(
+                deviceToken: deviceToken, deliveryID: deliveryID, payload: payload, expiresAt: expiresAt,
+                providerToken: bearer, configuration: configuration, now: now)
+        }
+    }
+
+    /// Sends the Live Activity push `payload` to the ActivityKit token `deviceToken` as delivery
+    /// `deliveryID` (see ``APNsRequest/make(deviceToken:deliveryID:liveActivity:expiresAt:providerToken:configuration:)``),
+    /// with the answers read as for an alert: a `pruned` verdict means the activity's token is dead.
+    public func send(
+        deviceToken: String, deliveryID: String, liveActivity payload: LiveActivityPayload, expiresAt: Date?
+    ) async throws(CancellationError) -> PushVerdict {
+        try await send { bearer throws(APNsRequest.Refusal) in
+            try APNsRequest.make(
+                deviceToken: deviceToken, deliveryID: deliveryID, liveActivity: payload, expiresAt: expiresAt,
+                providerToken: bearer, configuration: configuration)
+        }
+    }
+
+    /// Signs, builds the request with `make` (a refusal never reaches APNs) and sends it.
+    private func send(
+        _ make: (String) throws(APNsRequest.Refusal) -> HTTP2Request
+    ) async throws(CancellationError) -> PushVerdict {
         let bearer: String
         do {
             bearer = try providerToken.current()
@@ -37,9 +61,7 @@ public final class APNsClient: Sendable {
         }
         let request: HTTP2Request
         do throws(APNsRequest.Refusal) {
-            request = try APNsRequest.make(
-                deviceToken: deviceToken, deliveryID: deliveryID, payload: payload, expiresAt: expiresAt,
-                providerToken: bearer, configuration: configuration, now: now)
+            request = try make(bearer)
         } catch {
             return error.prunesDevice ? .pruned(reason: error.reason) : .failed(reason: error.reason)
         }

@@ -40,6 +40,33 @@ public enum APNsRequest {
         if let expiresAt, let ttl = payload.ttlSeconds, ttl > 0 {
             fields["apns-expiration"] = String(Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
         }
+        return request(
+            deviceToken: deviceToken, fields: fields, body: body, providerToken: providerToken, configuration)
+    }
+
+    /// `POST /3/device/<deviceToken>` carrying the Live Activity push `payload` to an ActivityKit
+    /// token, with `apns-id` = `deliveryID` and, with a TTL, `apns-expiration` = `expiresAt` in epoch
+    /// seconds (the delivery's fixed expiry, so a retry does not stretch it). Throws ``Refusal``
+    /// for a body over ``maxPayloadBytes`` or a token that is not hexadecimal.
+    public static func make(
+        deviceToken: String, deliveryID: String, liveActivity payload: LiveActivityPayload, expiresAt: Date?,
+        providerToken: String, configuration: APNsConfiguration
+    ) throws(Refusal) -> HTTP2Request {
+        guard isHexToken(deviceToken) else { throw Refusal(reason: "BadDeviceToken") }
+        let body = payload.body
+        guard body.count <= maxPayloadBytes else { throw Refusal(reason: "PayloadTooLarge") }
+        var fields = payload.apnsHeaders(topic: configuration.topic, id: deliveryID)
+        if let expiresAt {
+            fields["apns-expiration"] = String(LiveActivityPayload.seconds(expiresAt))
+        }
+        return request(
+            deviceToken: deviceToken, fields: fields, body: body, providerToken: providerToken, configuration)
+    }
+
+    private static func request(
+        deviceToken: String, fields: [String: String], body: [UInt8], providerToken: String,
+        _ configuration: APNsConfiguration
+    ) -> HTTP2Request {
         var headers = [
             HTTP2Header("authorization", "bearer \(providerToken)"), HTTP2Header("content-type", "application/json"),
         ]

@@ -43,8 +43,11 @@ struct APNsRequestReader: Sendable {
         let pushType = request.header("apns-push-type") ?? "alert"
         guard let suffix = Self.topicSuffixes[pushType] else { throw refuse(.invalidPushType) }
         guard topic == bundleID + suffix else { throw refuse(.topicDisallowed) }
+        // Live Activity pushes go at 5 or 10 only ("Starting and updating Live Activities with
+        // ActivityKit push notifications").
+        let priorities = pushType == "liveactivity" ? [5, 10] : [1, 5, 10]
         let priority = try request.header("apns-priority").map { text throws(APNsRefusal) in
-            guard let value = Int(text), [1, 5, 10].contains(value) else { throw refuse(.badPriority) }
+            guard let value = Int(text), priorities.contains(value) else { throw refuse(.badPriority) }
             return value
         }
         let expiration = try request.header("apns-expiration").map { text throws(APNsRefusal) in
@@ -69,6 +72,7 @@ struct APNsRequestReader: Sendable {
         guard APNsPayloadScanner.isPushPayload(body) ?? Self.parsesAsPushPayload(body) else {
             throw refuse(.badPayload)
         }
+        if pushType == "liveactivity", !LiveActivityPayloadCheck.isValid(body) { throw refuse(.badPayload) }
     }
 
     /// The full parser's answer to what ``APNsPayloadScanner`` checks: one JSON object whose

@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTP
 import HeraldModel
 import HeraldPush
+import HeraldServerModel
 import HeraldStore
 import Synchronization
 
@@ -111,6 +112,10 @@ final class DeliveryWorker: Sendable {
 
     /// Sends one row and records its outcome.
     private func deliver(_ row: ClaimedDelivery) async {
+        if let liveActivity = row.liveActivity {
+            await deliver(row, liveActivity: liveActivity)
+            return
+        }
         guard let client = senders.client(app: row.appID, provider: row.provider, environment: row.environment)
         else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
@@ -123,6 +128,30 @@ final class DeliveryWorker: Sendable {
             verdict = try await client.send(
                 deviceToken: row.deviceToken, deliveryID: row.id, payload: payload, expiresAt: row.expiresAt,
                 now: now())
+        } catch {
+            return  // cancelled: the lease brings the row back
+        }
+        metrics.recordSend(seconds: (ContinuousClock.now - started).inSeconds)
+        await record(row, verdict)
+    }
+
+    /// Sends a Live Activity push to its ActivityKit token through APNs (the row's app: tokens
+    /// carry no app id yet, so the default app) and records the outcome: a dead token (410,
+    /// `BadDeviceToken`) is pruned as a device's is, but in the token table.
+    private func deliver(_ row: ClaimedDelivery, liveActivity: LiveActivityContent) async {
+        guard
+            let client = senders.client(app: row.appID, provider: .apns, environment: row.environment)
+                as? APNsClient
+        else {
+            await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
+            return
+        }
+        let started = ContinuousClock.now
+        let verdict: PushVerdict
+        do {
+            verdict = try await client.send(
+                deviceToken: row.deviceToken, deliveryID: row.id,
+                liveActivity: LiveActivityPayload(content: liveActivity), expiresAt: row.expiresAt)
         } catch {
             return  // cancelled: the lease brings the row back
         }

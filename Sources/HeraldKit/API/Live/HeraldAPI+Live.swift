@@ -26,7 +26,8 @@ extension HeraldAPI {
                     platform: platform?.platform, version: platform?.appVersion,
                     installSource: platform?.installSource?.queryValue)
             },
-            liveEvents: { client.liveEvents() }
+            liveEvents: { client.liveEvents() },
+            registerLiveActivityToken: { registration in try await client.registerLiveActivityToken(registration) }
         )
     }
 }

@@ -109,6 +109,14 @@ public final class HeraldClient: Sendable {
         _ = try await exchange("DELETE", ["v1", "me", "devices", token])
     }
 
+    /// `POST /v1/me/live-activities`: registers an ActivityKit token, an activity's update token or
+    /// a push-to-start token (a token of another user moves to this one).
+    public func registerLiveActivityToken(_ registration: LiveActivityTokenRegistration) async throws
+        -> LiveActivityToken
+    {
+        try await send("POST", ["v1", "me", "live-activities"], body: registration)
+    }
+
     /// `POST /v1/me/events`: one analytics batch (1 to 100 events).
     @discardableResult
     public func sendEvents(_ events: [AnalyticsEvent]) async throws -> AnalyticsEventReceipt {

@@ -1,0 +1,112 @@
+import Foundation
+import HeraldModel
+import HeraldServerModel
+
+/// The APNs push of one Live Activity event, as "Starting and updating Live Activities with
+/// ActivityKit push notifications" lays it out: `apns-push-type: liveactivity` on the topic
+/// `<bundle id>.push-type.liveactivity`, and an `aps` of `timestamp` (seconds), `event`,
+/// `content-state`, and as given `stale-date`, `dismissal-date` (UNIX seconds),
+/// `relevance-score` and `alert`; a start adds `attributes-type`, `attributes` and
+/// `input-push-token: 1`, so the new activity gets the update token the app then registers.
+public struct LiveActivityPayload: Sendable, Equatable {
+    /// The suffix APNs requires on the topic of a Live Activity push.
+    public static let topicSuffix = ".push-type.liveactivity"
+
+    public var content: LiveActivityContent
+
+    public init(content: LiveActivityContent) {
+        self.content = content
+    }
+
+    /// `apns-priority`: 10 (at once, counted against the device's Live Activity budget) unless the
+    /// publisher asked for `normal` (5, when convenient, not counted).
+    public var priority: String { content.priority == .normal ? "5" : "10" }
+
+    /// The request headers: push type, topic, priority and `apns-id` = `id`.
+    public func apnsHeaders(topic: String, id: String) -> [String: String] {
+        [
+            "apns-push-type": "liveactivity", "apns-topic": topic + Self.topicSuffix, "apns-priority": priority,
+            "apns-id": id,
+        ]
+    }
+
+    /// The JSON body.
+    public var body: [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.raw(#"{"aps":{"timestamp":"#)
+        writer.int(Self.seconds(content.timestamp))
+        writer.raw(#","event":"#)
+        writer.string(content.event.rawValue)
+        writer.raw(#","content-state":"#)
+        Self.write(.object(content.contentState), to: &writer)
+        if let staleDate = content.staleDate {
+            writer.raw(#","stale-date":"#)
+            writer.int(Self.seconds(staleDate))
+        }
+        if let dismissalDate = content.dismissalDate {
+            writer.raw(#","dismissal-date":"#)
+            writer.int(Self.seconds(dismissalDate))
+        }
+        if let relevanceScore = content.relevanceScore {
+            writer.raw(#","relevance-score":"#)
+            writer.double(relevanceScore)
+        }
+        if content.event == .start {
+            writer.raw(#","attributes-type":"#)
+            writer.string(content.attributesType ?? "")
+            writer.raw(#","attributes":"#)
+            Self.write(.object(content.attributes ?? [:]), to: &writer)
+            writer.raw(#","input-push-token":1"#)
+        }
+        if let alert = content.alert {
+            writer.raw(#","alert":{"title":"#)
+            writer.string(alert.title)
+            writer.raw(#","body":"#)
+            writer.string(alert.body)
+            if let sound = alert.sound {
+                writer.raw(#","sound":"#)
+                writer.string(sound)
+            }
+            writer.raw("}")
+        }
+        writer.raw("}}")
+        return writer.bytes
+    }
+
+    /// Whole seconds since 1970, as every date of the `aps` is.
+    static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// `value` as JSON, keys sorted; a whole number within 2^53 without a fraction (`3`, not `3.0`),
+    /// so an `Int` of the app's `ContentState` decodes it.
+    static func write(_ value: JSONValue, to writer: inout JSONWriter) {
+        switch value {
+        case .null: writer.raw("null")
+        case .bool(let flag): writer.bool(flag)
+        case .string(let text): writer.string(text)
+        case .number(let number):
+            if number.rounded() == number, abs(number) <= 9_007_199_254_740_992 {
+                writer.int(Int64(number))
+            } else {
+                writer.double(number)
+            }
+        case .array(let items):
+            writer.raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { writer.raw(",") }
+                write(item, to: &writer)
+            }
+            writer.raw("]")
+        case .object(let members):
+            writer.raw("{")
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(key)
+                writer.raw(":")
+                if let member = members[key] { write(member, to: &writer) }
+            }
+            writer.raw("}")
+        }
+    }
+}

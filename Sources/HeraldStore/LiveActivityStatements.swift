@@ -1,0 +1,176 @@
+import Foundation
+import HeraldModel
+import HeraldServerModel
+
+/// Live Activities on either store: the app's tokens, the activities, and their pushes, which
+/// go out through the delivery outbox as rows of kind `liveActivity` (one per token), so the
+/// worker sends, retries and prunes them as it does notifications.
+enum LiveActivityStatements {
+    static let tokenColumns: SQL = """
+        token, kind, user_id, attributes_type, activity_id, environment, active, created_at, updated_at
+        """
+
+    static let activityColumns: SQL = "id, user_id, attributes_type, created_at, updated_at, ended_at"
+
+    // MARK: Tokens
+
+    /// Upserts the token for `userID` (a token registered under another user moves to this one and
+    /// becomes active). An update token also records its activity for `userID` and deactivates the
+    /// activity's older tokens: ActivityKit hands out a new one when it changes, and the old one
+    /// is dead.
+    static func register(
+        userID: String, _ registration: LiveActivityTokenRegistration, at: Date, _ db: some StoreConnection
+    ) throws(StoreError) -> LiveActivityToken {
+        let kind = registration.resolvedKind
+        let environment = registration.environment ?? .production
+        if kind == .update, let activityID = registration.activityId {
+            try db.execute(
+                """
+                INSERT INTO live_activities (\(activityColumns))
+                VALUES (\(activityID), \(userID), \(registration.attributesType), \(at), \(at), NULL)
+                ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id,
+                    attributes_type = excluded.attributes_type, updated_at = excluded.updated_at
+                """)
+            try db.execute(
+                """
+                UPDATE live_activity_tokens SET active = 0, updated_at = \(at)
+                WHERE activity_id = \(activityID) AND token <> \(registration.token) AND active = 1
+                """)
+        }
+        let token = try db.queryOne(
+            """
+            INSERT INTO live_activity_tokens (\(tokenColumns))
+            VALUES (\(registration.token), \(kind.rawValue), \(userID), \(registration.attributesType),
+                    \(registration.activityId), \(environment.rawValue), 1, \(at), \(at))
+            ON CONFLICT (token) DO UPDATE SET
+                created_at = CASE WHEN live_activity_tokens.user_id = excluded.user_id
+                                  THEN live_activity_tokens.created_at ELSE excluded.created_at END,
+                kind = excluded.kind,
+                user_id = excluded.user_id,
+                attributes_type = excluded.attributes_type,
+                activity_id = excluded.activity_id,
+                environment = excluded.environment,
+                active = 1,
+                updated_at = excluded.updated_at
+            RETURNING \(tokenColumns)
+            """
+        ) { row throws(StoreError) in try tokenRecord(row) }
+        guard let token else {
+            throw StoreError(code: .invalidStoredValue, message: "live activity token upsert returned no row")
+        }
+        return token
+    }
+
+    /// The user's tokens, most recently changed first (then newest first).
+    static func tokens(userID: String, _ db: some StoreConnection) throws(StoreError) -> [LiveActivityToken] {
+        try db.query(
+            """
+            SELECT \(tokenColumns) FROM live_activity_tokens WHERE user_id = \(userID)
+            ORDER BY updated_at DESC, created_at DESC, token
+            """
+        ) { row throws(StoreError) in try tokenRecord(row) }
+    }
+
+    private static func tokenRecord(_ row: some StoreRow) throws(StoreError) -> LiveActivityToken {
+        try LiveActivityToken(
+            token: row.text("token"), kind: row.enumValue(LiveActivityTokenKind.self, "kind"),
+            attributesType: row.text("attributes_type"), activityId: row.optionalText("activity_id"),
+            userId: row.text("user_id"), environment: row.enumValue(PushEnvironment.self, "environment"),
+            active: row.bool("active"), createdAt: row.date("created_at"), updatedAt: row.date("updated_at"))
+    }
+
+    // MARK: Pushes
+
+    /// Writes `push` and its delivery rows; see ``HeraldStore/pushLiveActivity(_:)``.
+    static func push(_ push: NewLiveActivityPush, _ db: some StoreConnection) throws -> LiveActivityPushOutcome {
+        let content = push.content
+        let existing = try activity(id: push.activityID, db)
+        var activity: LiveActivityRecord
+        if content.event == .start {
+            guard existing == nil else { return .activityExists }
+            guard let userID = push.userID, let attributesType = content.attributesType else {
+                throw StoreError(code: .invalidStoredValue, message: "a start names its user and attributes type")
+            }
+            activity = LiveActivityRecord(
+                id: push.activityID, userID: userID, attributesType: attributesType, createdAt: push.createdAt,
+                updatedAt: push.createdAt, endedAt: nil)
+            try db.execute(
+                """
+                INSERT INTO live_activities (\(activityColumns))
+                VALUES (\(activity.id), \(userID), \(attributesType), \(push.createdAt), \(push.createdAt), NULL)
+                """)
+        } else {
+            guard let existing else { return .unknownActivity }
+            if content.event == .update, existing.endedAt != nil { return .activityEnded }
+            activity = existing
+            activity.updatedAt = push.createdAt
+            if content.event == .end { activity.endedAt = push.createdAt }
+            try db.execute(
+                """
+                UPDATE live_activities SET updated_at = \(push.createdAt), ended_at = \(activity.endedAt)
+                WHERE id = \(activity.id)
+                """)
+        }
+        try db.execute(
+            """
+            INSERT INTO live_activity_pushes (id, activity_id, user_id, event, content, created_at)
+            VALUES (\(push.id), \(activity.id), \(activity.userID), \(content.event.rawValue),
+                    \(try StoreJSON.encode(content)), \(push.createdAt))
+            """)
+        // A start reaches every device of the user with a push-to-start token for the type; an
+        // update or end, the activity's own token.
+        let targets: SQL =
+            content.event == .start
+            ? """
+            kind = \(LiveActivityTokenKind.pushToStart.rawValue) AND user_id = \(activity.userID)
+            AND attributes_type = \(activity.attributesType)
+            """
+            : """
+            kind = \(LiveActivityTokenKind.update.rawValue) AND user_id = \(activity.userID)
+            AND activity_id = \(activity.id)
+            """
+        let tokens = try db.query(
+            "SELECT token, environment FROM live_activity_tokens WHERE \(targets) AND active = 1 ORDER BY token"
+        ) { row throws(StoreError) in try (token: row.text("token"), environment: row.text("environment")) }
+        let expires = push.ttlSeconds.map { push.createdAt.addingTimeInterval(Double($0)) }
+        var random = SystemRandomNumberGenerator()
+        let row = { (token: String?, environment: String?, status: DeliveryStatus, reason: String?) throws in
+            let due = status == .queued ? push.createdAt : nil
+            try db.execute(
+                """
+                INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
+                                        status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
+                                        kind)
+                VALUES (\(DeliveryID.make(using: &random)), \(push.id), \(activity.userID), \(token),
+                        \(token.map { _ in PushProvider.apns.rawValue }), \(token.map { _ in DevicePlatform.ios.rawValue }),
+                        \(environment), \(status.rawValue), \(reason), 0, \(due), \(expires), \(push.createdAt),
+                        \(push.createdAt), \(DeliveryKind.liveActivity))
+                """)
+        }
+        if tokens.isEmpty {
+            try row(nil, nil, .skipped, DeliverySkipReason.noDevice)
+        }
+        for target in tokens {
+            try row(target.token, target.environment, .queued, nil)
+        }
+        return .queued(activity, deliveries: try OutboxStatements.deliveries(notificationID: push.id, db))
+    }
+
+    static func activity(id: String, _ db: some StoreConnection) throws(StoreError) -> LiveActivityRecord? {
+        try db.queryOne("SELECT \(activityColumns) FROM live_activities WHERE id = \(id)") { row throws(StoreError) in
+            try LiveActivityRecord(
+                id: row.text("id"), userID: row.text("user_id"), attributesType: row.text("attributes_type"),
+                createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
+                endedAt: row.optionalDate("ended_at"))
+        }
+    }
+
+    /// The delivery rows of every push of activity `id`, oldest first; `nil` for an unknown activity.
+    static func deliveries(activityID: String, _ db: some StoreConnection) throws -> [DeliveryRecord]? {
+        guard try activity(id: activityID, db) != nil else { return nil }
+        let pushes = try db.query(
+            "SELECT id FROM live_activity_pushes WHERE activity_id = \(activityID) ORDER BY created_at, id"
+        ) { row throws(StoreError) in try row.text("id") }
+        return try pushes.flatMap { id in try OutboxStatements.deliveries(notificationID: id, db) }
+    }
+}
