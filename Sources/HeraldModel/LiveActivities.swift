@@ -22,11 +22,15 @@ public struct LiveActivityTokenRegistration: Codable, Sendable, Equatable {
     public var kind: LiveActivityTokenKind?
     /// The APNs environment of the app's build; `production` when omitted.
     public var environment: PushEnvironment?
+    /// The app whose APNs credentials push to the token (as a device's `appId`); omitted: the
+    /// default app.
+    public var appId: String?
 
     public init(
         token: String, attributesType: String, activityId: String? = nil, kind: LiveActivityTokenKind? = nil,
-        environment: PushEnvironment? = nil
+        environment: PushEnvironment? = nil, appId: String? = nil
     ) {
+        self.appId = appId
         self.token = token
         self.attributesType = attributesType
         self.activityId = activityId
@@ -49,6 +53,7 @@ public struct LiveActivityTokenRegistration: Codable, Sendable, Equatable {
     public func validate() throws {
         try DeviceRegistration.validateToken(token, provider: .apns)
         try Check.attributesType(attributesType, "attributesType")
+        if let appId { try DeviceRegistration.validateAppID(appId, field: "appId") }
         switch resolvedKind {
         case .update:
             guard let activityId else {
@@ -78,11 +83,15 @@ public struct LiveActivityToken: Codable, Sendable, Equatable {
     public var active: Bool
     public var createdAt: Date
     public var updatedAt: Date
+    /// The app whose credentials push to the token; nil from a server older than app ids.
+    public var appId: String?
 
     public init(
         token: String, kind: LiveActivityTokenKind, attributesType: String, activityId: String?, userId: String,
-        environment: PushEnvironment, active: Bool, createdAt: Date, updatedAt: Date
+        environment: PushEnvironment, active: Bool, createdAt: Date, updatedAt: Date,
+        appId: String? = DeviceRegistration.defaultAppID
     ) {
+        self.appId = appId
         self.token = token
         self.kind = kind
         self.attributesType = attributesType
@@ -96,7 +105,7 @@ public struct LiveActivityToken: Codable, Sendable, Equatable {
 
     // `activityId` is spelled out as `null` for a push-to-start token.
     enum CodingKeys: String, CodingKey {
-        case token, kind, attributesType, activityId, userId, environment, active, createdAt, updatedAt
+        case token, kind, attributesType, activityId, userId, environment, active, createdAt, updatedAt, appId
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,6 +119,7 @@ public struct LiveActivityToken: Codable, Sendable, Equatable {
         try container.encode(active, forKey: .active)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(appId, forKey: .appId)
     }
 }
 

@@ -146,6 +146,7 @@ enum DeliveryStatements {
             SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
                    d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
                    d.expires_at AS expires_at, p.id AS push_id, p.content AS content, p.created_at AS created_at,
+                   COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
                    CASE WHEN t.active = 1 AND t.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
             FROM deliveries d
             JOIN live_activity_pushes p ON p.id = d.notification_id
@@ -164,7 +165,7 @@ enum DeliveryStatements {
                     id: row.text("push_id"), type: "live_activity.\(content.event.rawValue)", category: nil,
                     title: content.alert?.title ?? "", body: content.alert?.body ?? "", data: [:], deepLink: nil,
                     hasDetail: false, createdAt: row.date("created_at")),
-                push: nil, badge: 0, liveActivity: content)
+                push: nil, badge: 0, appID: row.text("app_id"), liveActivity: content)
             return try DueDelivery(
                 delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
         }

@@ -7,7 +7,7 @@ import HeraldServerModel
 /// worker sends, retries and prunes them as it does notifications.
 enum LiveActivityStatements {
     static let tokenColumns: SQL = """
-        token, kind, user_id, attributes_type, activity_id, environment, active, created_at, updated_at
+        token, kind, user_id, attributes_type, activity_id, environment, active, created_at, updated_at, app_id
         """
 
     static let activityColumns: SQL = "id, user_id, attributes_type, created_at, updated_at, ended_at"
@@ -41,7 +41,8 @@ enum LiveActivityStatements {
             """
             INSERT INTO live_activity_tokens (\(tokenColumns))
             VALUES (\(registration.token), \(kind.rawValue), \(userID), \(registration.attributesType),
-                    \(registration.activityId), \(environment.rawValue), 1, \(at), \(at))
+                    \(registration.activityId), \(environment.rawValue), 1, \(at), \(at),
+                    \(registration.appId ?? DeviceRegistration.defaultAppID))
             ON CONFLICT (token) DO UPDATE SET
                 created_at = CASE WHEN live_activity_tokens.user_id = excluded.user_id
                                   THEN live_activity_tokens.created_at ELSE excluded.created_at END,
@@ -50,6 +51,7 @@ enum LiveActivityStatements {
                 attributes_type = excluded.attributes_type,
                 activity_id = excluded.activity_id,
                 environment = excluded.environment,
+                app_id = excluded.app_id,
                 active = 1,
                 updated_at = excluded.updated_at
             RETURNING \(tokenColumns)
@@ -76,7 +78,8 @@ enum LiveActivityStatements {
             token: row.text("token"), kind: row.enumValue(LiveActivityTokenKind.self, "kind"),
             attributesType: row.text("attributes_type"), activityId: row.optionalText("activity_id"),
             userId: row.text("user_id"), environment: row.enumValue(PushEnvironment.self, "environment"),
-            active: row.bool("active"), createdAt: row.date("created_at"), updatedAt: row.date("updated_at"))
+            active: row.bool("active"), createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
+            appId: row.text("app_id"))
     }
 
     // MARK: Pushes
@@ -130,28 +133,34 @@ enum LiveActivityStatements {
             AND activity_id = \(activity.id)
             """
         let tokens = try db.query(
-            "SELECT token, environment FROM live_activity_tokens WHERE \(targets) AND active = 1 ORDER BY token"
-        ) { row throws(StoreError) in try (token: row.text("token"), environment: row.text("environment")) }
+            """
+            SELECT token, environment, app_id FROM live_activity_tokens WHERE \(targets) AND active = 1
+            ORDER BY token
+            """
+        ) { row throws(StoreError) in
+            try (token: row.text("token"), environment: row.text("environment"), app: row.text("app_id"))
+        }
         let expires = push.ttlSeconds.map { push.createdAt.addingTimeInterval(Double($0)) }
         var random = SystemRandomNumberGenerator()
-        let row = { (token: String?, environment: String?, status: DeliveryStatus, reason: String?) throws in
+        let row = {
+            (token: String?, environment: String?, app: String?, status: DeliveryStatus, reason: String?) throws in
             let due = status == .queued ? push.createdAt : nil
             try db.execute(
                 """
                 INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
                                         status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
-                                        kind)
+                                        kind, app_id)
                 VALUES (\(DeliveryID.make(using: &random)), \(push.id), \(activity.userID), \(token),
                         \(token.map { _ in PushProvider.apns.rawValue }), \(token.map { _ in DevicePlatform.ios.rawValue }),
                         \(environment), \(status.rawValue), \(reason), 0, \(due), \(expires), \(push.createdAt),
-                        \(push.createdAt), \(DeliveryKind.liveActivity))
+                        \(push.createdAt), \(DeliveryKind.liveActivity), \(app))
                 """)
         }
         if tokens.isEmpty {
-            try row(nil, nil, .skipped, DeliverySkipReason.noDevice)
+            try row(nil, nil, nil, .skipped, DeliverySkipReason.noDevice)
         }
         for target in tokens {
-            try row(target.token, target.environment, .queued, nil)
+            try row(target.token, target.environment, target.app, .queued, nil)
         }
         return .queued(activity, deliveries: try OutboxStatements.deliveries(notificationID: push.id, db))
     }

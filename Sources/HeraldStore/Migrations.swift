@@ -454,7 +454,8 @@ extension Migration {
                         environment TEXT NOT NULL,
                         active INTEGER NOT NULL,
                         created_at \(d.bigint) NOT NULL,
-                        updated_at \(d.bigint) NOT NULL
+                        updated_at \(d.bigint) NOT NULL,
+                        app_id TEXT NOT NULL
                     )
                     """,
                     // A start reads a user's push-to-start tokens of one type; an update, one

@@ -93,10 +93,12 @@ import Observation
         switch target {
         case .pushToStart(let attributesType):
             registration = LiveActivityTokenRegistration(
-                token: token, attributesType: attributesType, kind: .pushToStart, environment: environment)
+                token: token, attributesType: attributesType, kind: .pushToStart, environment: environment,
+                appId: dependencies.platform.appId)
         case .activity(let id, let attributesType):
             registration = LiveActivityTokenRegistration(
-                token: token, attributesType: attributesType, activityId: id, environment: environment)
+                token: token, attributesType: attributesType, activityId: id, environment: environment,
+                appId: dependencies.platform.appId)
         }
         do {
             _ = try await dependencies.api.registerLiveActivityToken(registration)

@@ -135,9 +135,9 @@ final class DeliveryWorker: Sendable {
         await record(row, verdict)
     }
 
-    /// Sends a Live Activity push to its ActivityKit token through APNs (the row's app: tokens
-    /// carry no app id yet, so the default app) and records the outcome: a dead token (410,
-    /// `BadDeviceToken`) is pruned as a device's is, but in the token table.
+    /// Sends a Live Activity push to its ActivityKit token through the APNs client of the token's
+    /// app and records the outcome: a dead token (410, `BadDeviceToken`) is pruned as a device's
+    /// is, but in the token table.
     private func deliver(_ row: ClaimedDelivery, liveActivity: LiveActivityContent) async {
         guard
             let client = senders.client(app: row.appID, provider: .apns, environment: row.environment)

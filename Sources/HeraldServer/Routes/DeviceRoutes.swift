@@ -21,11 +21,7 @@ struct DeviceRoutes {
         let userID = try context.user.id
         let registration = try JSONBody.decode(DeviceRegistration.self, from: request)
         try registration.validate()
-        if let app = registration.appId, !services.appIDs.contains(app) {
-            throw ValidationError(
-                field: "appId", code: "unknown_app",
-                message: "This server has no app \"\(app)\": \(services.appIDs.sorted().joined(separator: ", ")).")
-        }
+        try services.checkKnownApp(registration.appId)
         let device = try await services.store.upsertDevice(
             userID: userID, registration.normalized(), at: services.now())
         return try Response.json(device)

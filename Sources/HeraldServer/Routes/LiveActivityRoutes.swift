@@ -28,6 +28,7 @@ struct LiveActivityRoutes {
         let userID = try context.user.id
         let registration = try JSONBody.decode(LiveActivityTokenRegistration.self, from: request)
         try registration.validate()
+        try services.checkKnownApp(registration.appId)
         let token = try await services.store.registerLiveActivityToken(
             userID: userID, registration.normalized(), at: services.now())
         return try Response.json(token)

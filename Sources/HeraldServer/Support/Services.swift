@@ -21,6 +21,14 @@ struct Services: Sendable {
     let appIDs: Set<String>
     let now: @Sendable () -> Date
 
+    /// Refuses an `appId` this server has no credentials for (400 `unknown_app`); nil is the default app.
+    func checkKnownApp(_ app: String?) throws {
+        guard let app, !appIDs.contains(app) else { return }
+        throw ValidationError(
+            field: "appId", code: "unknown_app",
+            message: "This server has no app \"\(app)\": \(appIDs.sorted().joined(separator: ", ")).")
+    }
+
     /// Default preferences filled for the current catalog.
     func preferences(of userID: String) async throws -> Preferences {
         let catalog = appConfig.catalog

@@ -48,6 +48,20 @@ import Testing
         #expect(registrar.statuses[.activity(id: "order-42", attributesType: "DeliveryAttributes")] == .registered)
     }
 
+    @Test("an app of a server with several apps registers its tokens under its app id")
+    func appID() async {
+        var dependencies = HeraldDependencies.failing
+        dependencies.api.registerLiveActivityToken = backend.registerLiveActivityToken
+        dependencies.clock = clock.dependency
+        dependencies.platform.appId = "shop"
+        let registrar = LiveActivityRegistrar(dependencies: dependencies)
+
+        await registrar.pushToStartTokenReceived(Self.token, attributesType: "DeliveryAttributes")
+        await registrar.activityTokenReceived(Self.newer, activityID: "order-42", attributesType: "DeliveryAttributes")
+
+        #expect(backend.liveActivityRegistrations.map(\.appId) == ["shop", "shop"])
+    }
+
     @Test("a failed registration is retried after 5 s, then 15 s, and holds once it succeeds")
     func retries() async {
         backend.liveActivityError = Failed()

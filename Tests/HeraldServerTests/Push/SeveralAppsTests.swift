@@ -138,6 +138,32 @@ struct SeveralAppsTests {
         #expect(shop.apns.accepted(for: ana.apns).isEmpty && main.apns.accepted(for: ben.apns).isEmpty)
         #expect(shop.expo.accepted(for: cy.expo).isEmpty && shop.apns.accepted(for: cy.apns).isEmpty)
         #expect(shop.fcm.accepted(for: cy.fcm).isEmpty && broken.apns.accepted.isEmpty)
+
+        // A Live Activity token names its app too: a start goes through that app's APNs key, on
+        // its topic's liveactivity push type.
+        let startToken = PushFixture.deviceToken()
+        let registration = LiveActivityTokenRegistration(
+            token: startToken, attributesType: "DeliveryAttributes", kind: .pushToStart, appId: "shop")
+        let registered = try await server.send(
+            "POST", "/v1/me/live-activities", body: registration, token: try server.token("ben"))
+        try #require(registered.status == 200, "\(registered.text)")
+        #expect(registered.object["appId"] as? String == "shop")
+        let started = try await server.send(
+            "POST", "/v1/users/ben/live-activities",
+            json: #"""
+                {"activityId":"ride-1","attributesType":"DeliveryAttributes","attributes":{},"contentState":{},
+                 "alert":{"title":"Ride","body":"On its way"}}
+                """#, token: key)
+        try #require(started.status == 202, "\(started.text)")
+        _ = try await becomesTrue { !shop.apns.accepted(for: startToken).isEmpty }
+        #expect(shop.apns.accepted(for: startToken).map(\.topic) == ["com.example.shop.push-type.liveactivity"])
+        #expect(main.apns.accepted(for: startToken).isEmpty)
+        let unknown = LiveActivityTokenRegistration(
+            token: PushFixture.deviceToken(), attributesType: "DeliveryAttributes", kind: .pushToStart, appId: "nope")
+        let refused = try await server.send(
+            "POST", "/v1/me/live-activities", body: unknown, token: try server.token("ben"))
+        #expect(refused.status == 400 && refused.errorCode == "unknown_app")
+
         #expect(server.app.serverErrorCount == 0)
         await server.stop()
         for gateway in [main, shop, broken] { await gateway.stop() }
