@@ -79,7 +79,7 @@ public struct LiveActivityToken: Codable, Sendable, Equatable {
     public var activityId: String?
     public var userId: String
     public var environment: PushEnvironment
-    /// `false` once APNs called it dead, or a newer token of the same activity replaced it.
+    /// `false` once APNs called it dead.
     public var active: Bool
     public var createdAt: Date
     public var updatedAt: Date

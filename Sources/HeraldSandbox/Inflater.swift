@@ -4,8 +4,8 @@ import CZlib
 /// through zlib with a bound on what it may grow to: a small hostile body that inflates to
 /// gigabytes stops at the bound.
 ///
-/// Owns one `z_stream` (its state freed in `deinit`); every zlib return code goes through
-/// ``check(_:_:)``.
+/// Owns one `z_stream` at a fixed address (zlib keeps a pointer back to it), its state freed in
+/// `deinit`; every zlib return code goes through ``check(_:_:)``.
 final class Inflater {
     /// Why a body could not be inflated.
     enum Failure: Error, Equatable {
@@ -15,13 +15,21 @@ final class Inflater {
         case tooLarge(limit: Int)
     }
 
-    private var stream = z_stream()
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var initialized = false
 
     private init() throws(Failure) {
-        try check(herald_inflateInit_gzip_or_zlib(&stream), "inflateInit2")
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        try check(herald_inflateInit_gzip_or_zlib(stream), "inflateInit2")
+        initialized = true
     }
 
-    deinit { inflateEnd(&stream) }
+    deinit {
+        if initialized { inflateEnd(stream) }
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
 
     /// `body` inflated, at most `limit` bytes; one gzip member (or zlib stream), nothing after it.
     static func inflate(_ body: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
@@ -31,30 +39,29 @@ final class Inflater {
     private func run(_ body: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = body
-        let count = input.count
-        let result: Int32 = try input.withUnsafeMutableBufferPointer { (input) throws(Failure) -> Int32 in
-            stream.next_in = input.baseAddress
-            stream.avail_in = UInt32(count)
+        let result: Int32 = try body.withUnsafeBufferPointer { (input) throws(Failure) -> Int32 in
+            // zlib reads `next_in` only; its type is not const.
+            stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
+            stream.pointee.avail_in = UInt32(input.count)
             while true {
                 let status = chunk.withUnsafeMutableBufferPointer { chunk in
-                    stream.next_out = chunk.baseAddress
-                    stream.avail_out = UInt32(chunk.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    stream.pointee.next_out = chunk.baseAddress
+                    stream.pointee.avail_out = UInt32(chunk.count)
+                    return CZlib.inflate(stream, Z_NO_FLUSH)
                 }
-                let produced = chunk.count - Int(stream.avail_out)
+                let produced = chunk.count - Int(stream.pointee.avail_out)
                 guard output.count + produced <= limit else { throw .tooLarge(limit: limit) }
                 output.append(contentsOf: chunk[..<produced])
                 switch status {
                 case Z_STREAM_END: return status
                 case Z_OK: continue
-                case Z_BUF_ERROR where stream.avail_in == 0:
+                case Z_BUF_ERROR where stream.pointee.avail_in == 0:
                     throw .corrupt("the compressed body ends before its end")
                 default: try check(status, "inflate")
                 }
             }
         }
-        guard result == Z_STREAM_END, stream.avail_in == 0 else {
+        guard result == Z_STREAM_END, stream.pointee.avail_in == 0 else {
             throw .corrupt("bytes follow the compressed body")
         }
         return output
@@ -63,7 +70,7 @@ final class Inflater {
     /// Throws unless `status` is `Z_OK`, naming `call` and zlib's message.
     private func check(_ status: Int32, _ call: String) throws(Failure) {
         guard status != Z_OK else { return }
-        let detail = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+        let detail = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
         throw .corrupt("\(call): \(detail)")
     }
 }

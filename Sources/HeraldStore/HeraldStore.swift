@@ -188,10 +188,12 @@ public protocol HeraldStore: Sendable {
     // MARK: Live Activities
 
     /// Upserts an ActivityKit push token for `userID` (a token registered under another user moves
-    /// to this one and becomes active). An update token also records its activity as `userID`'s and
-    /// deactivates that activity's older tokens. Returns the stored token.
+    /// to this one and becomes active). An update token also records its activity as `userID`'s;
+    /// nil, and nothing written, when that activity is another user's. A new token retires none
+    /// (the activity runs on each device it started on, each with its token); APNs prunes dead
+    /// ones. Returns the stored token.
     func registerLiveActivityToken(userID: String, _ registration: LiveActivityTokenRegistration, at: Date)
-        async throws -> LiveActivityToken
+        async throws -> LiveActivityToken?
     /// The user's Live Activity tokens, newest first, inactive ones too.
     func liveActivityTokens(userID: String) async throws -> [LiveActivityToken]
     /// Writes a Live Activity push and its delivery rows in ONE transaction: a start records the

@@ -15,27 +15,27 @@ enum LiveActivityStatements {
     // MARK: Tokens
 
     /// Upserts the token for `userID` (a token registered under another user moves to this one and
-    /// becomes active). An update token also records its activity for `userID` and deactivates the
-    /// activity's older tokens: ActivityKit hands out a new one when it changes, and the old one
-    /// is dead.
+    /// becomes active). An update token also records its activity for `userID`; nil, and nothing
+    /// written, when the activity is another user's (an app cannot take over someone's activity by
+    /// naming its id). Every device the activity started on registers a token of its own, so a
+    /// new token retires none: one ActivityKit replaced is pruned when APNs calls it dead.
     static func register(
         userID: String, _ registration: LiveActivityTokenRegistration, at: Date, _ db: some StoreConnection
-    ) throws(StoreError) -> LiveActivityToken {
+    ) throws(StoreError) -> LiveActivityToken? {
         let kind = registration.resolvedKind
         let environment = registration.environment ?? .production
         if kind == .update, let activityID = registration.activityId {
-            try db.execute(
+            let owned = try db.queryOne(
                 """
                 INSERT INTO live_activities (\(activityColumns))
                 VALUES (\(activityID), \(userID), \(registration.attributesType), \(at), \(at), NULL)
-                ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id,
-                    attributes_type = excluded.attributes_type, updated_at = excluded.updated_at
-                """)
-            try db.execute(
+                ON CONFLICT (id) DO UPDATE SET attributes_type = excluded.attributes_type,
+                    updated_at = excluded.updated_at
+                WHERE live_activities.user_id = excluded.user_id
+                RETURNING id
                 """
-                UPDATE live_activity_tokens SET active = 0, updated_at = \(at)
-                WHERE activity_id = \(activityID) AND token <> \(registration.token) AND active = 1
-                """)
+            ) { row throws(StoreError) in try row.text("id") }
+            guard owned != nil else { return nil }
         }
         let token = try db.queryOne(
             """
@@ -85,6 +85,9 @@ enum LiveActivityStatements {
     // MARK: Pushes
 
     /// Writes `push` and its delivery rows; see ``HeraldStore/pushLiveActivity(_:)``.
+    ///
+    /// A start that finds no push-to-start token records no activity, so the publisher may start
+    /// the same id again once the app registered one; its push and its skipped row are kept.
     static func push(_ push: NewLiveActivityPush, _ db: some StoreConnection) throws -> LiveActivityPushOutcome {
         let content = push.content
         let existing = try activity(id: push.activityID, db)
@@ -97,31 +100,15 @@ enum LiveActivityStatements {
             activity = LiveActivityRecord(
                 id: push.activityID, userID: userID, attributesType: attributesType, createdAt: push.createdAt,
                 updatedAt: push.createdAt, endedAt: nil)
-            try db.execute(
-                """
-                INSERT INTO live_activities (\(activityColumns))
-                VALUES (\(activity.id), \(userID), \(attributesType), \(push.createdAt), \(push.createdAt), NULL)
-                """)
         } else {
             guard let existing else { return .unknownActivity }
             if content.event == .update, existing.endedAt != nil { return .activityEnded }
             activity = existing
             activity.updatedAt = push.createdAt
             if content.event == .end { activity.endedAt = push.createdAt }
-            try db.execute(
-                """
-                UPDATE live_activities SET updated_at = \(push.createdAt), ended_at = \(activity.endedAt)
-                WHERE id = \(activity.id)
-                """)
         }
-        try db.execute(
-            """
-            INSERT INTO live_activity_pushes (id, activity_id, user_id, event, content, created_at)
-            VALUES (\(push.id), \(activity.id), \(activity.userID), \(content.event.rawValue),
-                    \(try StoreJSON.encode(content)), \(push.createdAt))
-            """)
         // A start reaches every device of the user with a push-to-start token for the type; an
-        // update or end, the activity's own token.
+        // update or end, the tokens of the activity (one per device it runs on).
         let targets: SQL =
             content.event == .start
             ? """
@@ -140,27 +127,49 @@ enum LiveActivityStatements {
         ) { row throws(StoreError) in
             try (token: row.text("token"), environment: row.text("environment"), app: row.text("app_id"))
         }
-        let expires = push.ttlSeconds.map { push.createdAt.addingTimeInterval(Double($0)) }
-        var random = SystemRandomNumberGenerator()
-        let row = {
-            (token: String?, environment: String?, app: String?, status: DeliveryStatus, reason: String?) throws in
-            let due = status == .queued ? push.createdAt : nil
+        if content.event == .start {
+            if !tokens.isEmpty {
+                // Two starts of one id at once: the second finds the row the first wrote.
+                let inserted = try db.queryOne(
+                    """
+                    INSERT INTO live_activities (\(activityColumns))
+                    VALUES (\(activity.id), \(activity.userID), \(activity.attributesType), \(push.createdAt),
+                            \(push.createdAt), NULL)
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """
+                ) { row throws(StoreError) in try row.text("id") }
+                guard inserted != nil else { return .activityExists }
+            }
+        } else {
             try db.execute(
                 """
-                INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
-                                        status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
-                                        kind, app_id)
-                VALUES (\(DeliveryID.make(using: &random)), \(push.id), \(activity.userID), \(token),
-                        \(token.map { _ in PushProvider.apns.rawValue }), \(token.map { _ in DevicePlatform.ios.rawValue }),
-                        \(environment), \(status.rawValue), \(reason), 0, \(due), \(expires), \(push.createdAt),
-                        \(push.createdAt), \(DeliveryKind.liveActivity), \(app))
+                UPDATE live_activities SET updated_at = \(push.createdAt), ended_at = \(activity.endedAt)
+                WHERE id = \(activity.id)
                 """)
         }
+        try db.execute(
+            """
+            INSERT INTO live_activity_pushes (id, activity_id, user_id, event, content, created_at)
+            VALUES (\(push.id), \(activity.id), \(activity.userID), \(content.event.rawValue),
+                    \(try StoreJSON.encode(content)), \(push.createdAt))
+            """)
+        let expires = push.ttlSeconds.map { push.createdAt.addingTimeInterval(Double($0)) }
+        var random = SystemRandomNumberGenerator()
+        var row = NewDeliveryRow(
+            id: "", notificationID: push.id, userID: activity.userID, kind: DeliveryKind.liveActivity,
+            status: .skipped, reason: DeliverySkipReason.noDevice, expiresAt: expires, createdAt: push.createdAt)
         if tokens.isEmpty {
-            try row(nil, nil, nil, .skipped, DeliverySkipReason.noDevice)
+            row.id = DeliveryID.make(using: &random)
+            try row.insert(db)
         }
         for target in tokens {
-            try row(target.token, target.environment, target.app, .queued, nil)
+            row.id = DeliveryID.make(using: &random)
+            row.target = (target.token, PushProvider.apns.rawValue, DevicePlatform.ios.rawValue, target.environment)
+            row.appID = target.app
+            row.status = .queued
+            row.reason = nil
+            row.due = push.createdAt
+            try row.insert(db)
         }
         return .queued(activity, deliveries: try OutboxStatements.deliveries(notificationID: push.id, db))
     }
@@ -177,9 +186,6 @@ enum LiveActivityStatements {
     /// The delivery rows of every push of activity `id`, oldest first; `nil` for an unknown activity.
     static func deliveries(activityID: String, _ db: some StoreConnection) throws -> [DeliveryRecord]? {
         guard try activity(id: activityID, db) != nil else { return nil }
-        let pushes = try db.query(
-            "SELECT id FROM live_activity_pushes WHERE activity_id = \(activityID) ORDER BY created_at, id"
-        ) { row throws(StoreError) in try row.text("id") }
-        return try pushes.flatMap { id in try OutboxStatements.deliveries(notificationID: id, db) }
+        return try OutboxStatements.deliveries(liveActivityID: activityID, db)
     }
 }

@@ -442,8 +442,9 @@ extension Migration {
                 sql: [
                     // An ActivityKit push token: `kind` pushToStart (starts an activity of
                     // `attributes_type` on one device of `user_id`) or update (one activity's,
-                    // `activity_id`). `active` = 0 once APNs called it dead or a newer token of
-                    // the same activity replaced it. The token is the key, as a device's is.
+                    // `activity_id`; one per device the activity runs on). `active` = 0 once APNs
+                    // called it dead. The token is the key, as a device's is. `app_id` is the app
+                    // whose credentials push to it, as a device's.
                     """
                     CREATE TABLE live_activity_tokens (
                         token TEXT PRIMARY KEY,

@@ -38,18 +38,13 @@ enum OutboxStatements {
         var random = SystemRandomNumberGenerator()
         for notification in pushed {
             let expires = notification.push?.ttlSeconds.map { notification.createdAt.addingTimeInterval(Double($0)) }
-            // A delivery id is the APNs `apns-id`, kept across attempts.
             let row = { (device: OutboxDevice?, status: DeliveryStatus, reason: String?, due: Date?) throws in
-                try db.execute(
-                    """
-                    INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
-                                            status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
-                                            app_id)
-                    VALUES (\(DeliveryID.make(using: &random)), \(notification.id), \(notification.userID),
-                            \(device?.token), \(device?.provider), \(device?.platform), \(device?.environment),
-                            \(status.rawValue), \(reason), 0, \(due), \(expires), \(notification.createdAt),
-                            \(notification.createdAt), \(device?.appID))
-                    """)
+                try NewDeliveryRow(
+                    id: DeliveryID.make(using: &random), notificationID: notification.id, userID: notification.userID,
+                    kind: DeliveryKind.notification,
+                    target: device.map { ($0.token, $0.provider, $0.platform, $0.environment) }, appID: device?.appID,
+                    status: status, reason: reason, due: due, expiresAt: expires, createdAt: notification.createdAt
+                ).insert(db)
             }
             guard let userDevices = devices[notification.userID] else {
                 try row(nil, .skipped, DeliverySkipReason.noDevice, nil)
@@ -109,8 +104,21 @@ enum OutboxStatements {
         """
     }
 
-    /// Every delivery row of a notification, for its publisher.
+    /// Every delivery row of a notification (or of one Live Activity push), for its publisher.
     static func deliveries(notificationID: String, _ db: some StoreConnection) throws -> [DeliveryRecord] {
+        try deliveries(matching: "d.notification_id = \(notificationID)", db)
+    }
+
+    /// Every delivery row of every push of Live Activity `activityID`, oldest first, in one read.
+    static func deliveries(liveActivityID: String, _ db: some StoreConnection) throws -> [DeliveryRecord] {
+        try deliveries(
+            matching: """
+                d.notification_id IN (SELECT id FROM live_activity_pushes WHERE activity_id = \(liveActivityID))
+                """, db)
+    }
+
+    /// The delivery rows that `condition` (on `d`, the deliveries) selects.
+    private static func deliveries(matching condition: SQL, _ db: some StoreConnection) throws -> [DeliveryRecord] {
         try db.query(
             """
             SELECT d.id, d.notification_id, d.user_id, d.device_token, d.provider, d.platform, d.environment,
@@ -119,7 +127,7 @@ enum OutboxStatements {
                    CASE WHEN d.kind = \(DeliveryKind.liveActivity) THEN lt.active ELSE dv.active END AS device_active
             FROM deliveries d LEFT JOIN devices dv ON dv.token = d.device_token AND dv.user_id = d.user_id
             LEFT JOIN live_activity_tokens lt ON lt.token = d.device_token AND lt.user_id = d.user_id
-            WHERE d.notification_id = \(notificationID)
+            WHERE \(condition)
             ORDER BY d.created_at, d.provider, d.platform, d.device_token
             """
         ) { row throws(StoreError) in
@@ -138,5 +146,55 @@ enum OutboxStatements {
                 providerStatus: row.optionalInt64("provider_status").map { Int($0) })
 
         }
+    }
+}
+
+/// One delivery row as a publish or a Live Activity push writes it: the one INSERT of the outbox.
+struct NewDeliveryRow {
+    /// The APNs `apns-id`, kept across attempts.
+    var id: String
+    /// The notification's id, or the Live Activity push's.
+    var notificationID: String
+    var userID: String
+    /// ``DeliveryKind``.
+    var kind: String
+    /// Token, provider, platform and environment; nil on the one `no_device` row.
+    var target: (token: String, provider: String, platform: String, environment: String)?
+    var appID: String?
+    var status: DeliveryStatus
+    var reason: String?
+    /// When the row is first due; nil for a final one.
+    var due: Date?
+    var expiresAt: Date?
+    var createdAt: Date
+
+    init(
+        id: String, notificationID: String, userID: String, kind: String,
+        target: (token: String, provider: String, platform: String, environment: String)? = nil, appID: String? = nil,
+        status: DeliveryStatus, reason: String?, due: Date? = nil, expiresAt: Date?, createdAt: Date
+    ) {
+        self.id = id
+        self.notificationID = notificationID
+        self.userID = userID
+        self.kind = kind
+        self.target = target
+        self.appID = appID
+        self.status = status
+        self.reason = reason
+        self.due = due
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
+
+    func insert(_ db: some StoreConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO deliveries (id, notification_id, user_id, device_token, provider, platform, environment,
+                                    status, reason, attempts, next_attempt_at, expires_at, created_at, updated_at,
+                                    kind, app_id)
+            VALUES (\(id), \(notificationID), \(userID), \(target?.token), \(target?.provider), \(target?.platform),
+                    \(target?.environment), \(status.rawValue), \(reason), 0, \(due), \(expiresAt), \(createdAt),
+                    \(createdAt), \(kind), \(appID))
+            """)
     }
 }

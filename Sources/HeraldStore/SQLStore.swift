@@ -306,7 +306,7 @@ extension SQLStore {
 
     package func registerLiveActivityToken(
         userID: String, _ registration: LiveActivityTokenRegistration, at: Date
-    ) async throws -> LiveActivityToken {
+    ) async throws -> LiveActivityToken? {
         try await write { db in try LiveActivityStatements.register(userID: userID, registration, at: at, db) }
     }
 

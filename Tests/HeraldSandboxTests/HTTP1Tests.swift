@@ -89,6 +89,9 @@ struct HTTP1Tests {
             ("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
             ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
             ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+            ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", 400),
+            ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n", 400),
+            ("POST /echo HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
             ("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999\r\n\r\n", 413),
             ("GET /echo HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "a", count: 17_000) + "\r\n\r\n", 431),
         ])
@@ -102,6 +105,61 @@ struct HTTP1Tests {
         #expect((try answer.json() as? [String: Any])?["error"] is String)
         #expect(try await connection.waitForClose())
         #expect(test.requestsPerConnection.isEmpty, "a refused request never reaches the handler")
+        connection.close()
+        await test.server.stop()
+    }
+
+    @Test("2,000 requests pipelined in one write are each answered in order, on one connection")
+    func deepPipeline() async throws {
+        let test = try TestServer()
+        let connection = try await LoopbackHTTPClient(port: test.port).openConnection()
+        let count = 2_000
+        try await connection.send(
+            (0..<count).map {
+                "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: \(String($0).utf8.count)\r\n\r\n\($0)"
+            }
+            .joined())
+        var bodies: [String] = []
+        for _ in 0..<count { bodies.append(try await connection.readResponse(method: "POST").text) }
+        connection.close()
+        await test.server.stop()
+        #expect(bodies == (0..<count).map(String.init))
+        #expect(test.requestsPerConnection.values.reduce(0, +) == count && test.requestsPerConnection.count == 1)
+    }
+
+    @Test("a client sending more than a whole next request while one is answered is dropped")
+    func floodWhileAnswering() async throws {
+        let test = try TestServer()
+        let connection = try await LoopbackHTTPClient(port: test.port).openConnection()
+        try await connection.send("GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(await test.nextArrival() == "/hold")
+        let flood = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        var dropped = false
+        for _ in 0..<8 where !dropped {
+            do {
+                try await connection.send(flood)
+            } catch {
+                dropped = true
+            }
+        }
+        if !dropped { dropped = try await connection.waitForClose() }
+        connection.close()
+        await test.server.stop()
+        #expect(dropped, "the connection was reset, not its flood kept")
+    }
+
+    @Test("a 204 answer carries no Content-Length and no body; an HTTP/1.0 client kept alive is told so")
+    func bodilessAndKeepAlive() async throws {
+        let test = try TestServer()
+        let connection = try await LoopbackHTTPClient(port: test.port).openConnection()
+        try await connection.send(
+            "POST /echo HTTP/1.0\r\nConnection: keep-alive\r\nx-status: 204\r\nContent-Length: 2\r\n\r\nhi")
+        let answer = try await connection.readResponse(method: "POST")
+        #expect(answer.status == 204 && answer.header("content-length") == nil && answer.body.isEmpty)
+        #expect(answer.header("connection") == "keep-alive")
+        try await connection.send("POST /echo HTTP/1.0\r\nContent-Length: 2\r\n\r\nok")
+        let second = try await connection.readResponse(method: "POST")
+        #expect(second.text == "ok" && second.header("connection") == "close")
         connection.close()
         await test.server.stop()
     }

@@ -8,8 +8,8 @@ import Observation
 /// The app hands over what ActivityKit reports: every `Activity<Attributes>.pushToStartTokenUpdates`
 /// element to ``pushToStartTokenReceived(_:attributesType:)``, every `activity.pushTokenUpdates`
 /// element to ``activityTokenReceived(_:activityID:attributesType:)``, and the end of an activity
-/// to ``activityEnded(activityID:)``. A token already registered is not sent again; a newer one
-/// replaces it (the backend retires an activity's older token). A failed registration is retried
+/// to ``activityEnded(activityID:)``. A token already registered is not sent again; a newer one is
+/// registered in its place (the old one is pruned when APNs calls it dead). A failed registration is retried
 /// after 5, 15, 60 and 60 seconds, then given up (``Status/failed``) until the next token.
 @MainActor @Observable public final class LiveActivityRegistrar {
     /// What a token is for.

@@ -78,14 +78,25 @@ final class HTTP1Exchange {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// Adds bytes read from the connection.
+    /// Adds bytes read from the connection. What was parsed already is dropped once it is most
+    /// of the buffer, so a long-lived connection holds only what it has not parsed yet.
     func append(_ bytes: some Collection<UInt8>) {
         if start > 0, start == input.count {
             input.removeAll(keepingCapacity: true)
             start = 0
+        } else if start >= 64 * 1024, start * 2 >= input.count {
+            input.removeFirst(start)
+            start = 0
         }
         input.append(contentsOf: bytes)
     }
+
+    /// Bytes received and not parsed yet (a pipelined request waiting behind the one answered).
+    var unparsedCount: Int { input.count - start }
+
+    /// The most a connection may hold unparsed while its request is answered: a whole next
+    /// request at its largest. A client sending more before reading its answers is dropped.
+    var maxUnparsedBytes: Int { Self.maxHeadBytes + maxBodyBytes }
 
     /// Parses what it can: the next request once it is whole.
     func next() throws(Refusal) -> Step {
@@ -139,7 +150,8 @@ final class HTTP1Exchange {
             case .size:
                 guard let line = try line(limit: Self.maxChunkLineBytes) else { return false }
                 let digits = line.prefix { $0 != UInt8(ascii: ";") }.trimmingSpaces
-                guard !digits.isEmpty, digits.count <= 8,
+                // RFC 9112 `chunk-size = 1*HEXDIG`: no sign (Int(_:radix:) would take one).
+                guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy(\.isHexDigit),
                     let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
                 else { throw Refusal(status: 400, message: "a chunk size is not a hexadecimal number") }
                 guard received.count + size <= maxBodyBytes else { throw Self.tooLarge(maxBodyBytes) }
@@ -232,6 +244,10 @@ final class HTTP1Exchange {
         let codings = head.headers.filter { $0.lowercasedName == "transfer-encoding" }
         let lengths = head.headers.filter { $0.lowercasedName == "content-length" }.flatMap(\.value.listItems)
         if !codings.isEmpty {
+            // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing.
+            guard head.minorVersion == 1 else {
+                throw Refusal(status: 400, message: "an HTTP/1.0 request cannot use Transfer-Encoding")
+            }
             guard lengths.isEmpty else {
                 throw Refusal(status: 400, message: "a request has both Content-Length and Transfer-Encoding")
             }
@@ -295,19 +311,27 @@ final class HTTP1Exchange {
     // MARK: Answers
 
     /// `response` as HTTP/1.1 bytes: the status line, its fields (framing fields it carried
-    /// replaced by `Content-Length`), `Connection: close` when `closing`, the body unless the
-    /// request was HEAD.
-    static func serialize(_ response: HTTP2Response, method: String, closing: Bool) -> [UInt8] {
+    /// replaced by `Content-Length`, which a 204 or 304 has none of), `Connection: close` when
+    /// `closing` (`keep-alive` to an HTTP/1.0 client that stays), the body unless the request was
+    /// HEAD or the status has none.
+    static func serialize(_ response: HTTP2Response, method: String, closing: Bool, minorVersion: Int = 1)
+        -> [UInt8]
+    {
         var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
         let framing: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
         for field in response.headers where !framing.contains(field.lowercasedName) {
             text += "\(field.name): \(field.value)\r\n"
         }
-        text += "content-length: \(response.body.count)\r\n"
-        if closing { text += "connection: close\r\n" }
+        let bodiless = response.status == 204 || response.status == 304
+        if !bodiless { text += "content-length: \(response.body.count)\r\n" }
+        if closing {
+            text += "connection: close\r\n"
+        } else if minorVersion == 0 {
+            text += "connection: keep-alive\r\n"
+        }
         text += "\r\n"
         var bytes = Array(text.utf8)
-        if method != "HEAD" { bytes += response.body }
+        if method != "HEAD", !bodiless { bytes += response.body }
         return bytes
     }
 
@@ -337,6 +361,13 @@ final class HTTP1Exchange {
         case 505: "HTTP Version Not Supported"
         default: "Status"
         }
+    }
+}
+
+extension UInt8 {
+    /// `0`–`9`, `a`–`f`, `A`–`F`.
+    fileprivate var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 }
 

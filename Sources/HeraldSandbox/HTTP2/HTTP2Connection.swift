@@ -49,9 +49,12 @@ final class HTTP2Connection: SessionDelegate {
     }
 
     /// The HTTP/1.1 request being answered: its number (the "stream" its answer comes back on),
-    /// method and whether the connection closes after it.
-    private var http1InFlight: (number: Int32, method: String, closes: Bool)?
+    /// method, minor version and whether the connection closes after it.
+    private var http1InFlight: (number: Int32, method: String, minorVersion: Int, closes: Bool)?
     private var http1Requests: Int32 = 0
+    /// ``serveHTTP1()`` is running: an answer made at once lets its loop go on, rather than
+    /// calling it again (pipelined requests would otherwise nest one call each).
+    private var servingHTTP1 = false
     /// An HTTP/1.1 connection closes once its queued bytes are written.
     private var closesAfterFlush = false
 
@@ -106,7 +109,8 @@ final class HTTP2Connection: SessionDelegate {
             // first bytes tell, as in cleartext.
             switch tls.negotiatedProtocol {
             case "h2"?: startHTTP2()
-            case nil: break
+            // A server refusing h2 speaks HTTP/1.1 even to a client that sends the h2 preface.
+            case nil where !server.configuration.faults.refusesH2InALPN: break
             default: startHTTP1()
             }
         }
@@ -164,6 +168,14 @@ final class HTTP2Connection: SessionDelegate {
                 case .undecided(let sniffed): sniff(sniffed + bytes)
                 case .http1(let exchange):
                     exchange.append(bytes)
+                    guard http1InFlight == nil || exchange.unparsedCount <= exchange.maxUnparsedBytes else {
+                        // More pipelined than one whole request while one is answered: dropped.
+                        server.configuration.logger.debug(
+                            "sandbox: an HTTP/1.1 client sent too much before reading its answer; the connection closes"
+                        )
+                        resetOnClose()
+                        break reading
+                    }
                     serveHTTP1()
                 case .http2: break reading
                 }
@@ -215,7 +227,9 @@ final class HTTP2Connection: SessionDelegate {
 
     /// Answers the next whole HTTP/1.1 request, unless one is being answered.
     private func serveHTTP1() {
-        guard case .http1(let exchange) = mode else { return }
+        guard case .http1(let exchange) = mode, !servingHTTP1 else { return }
+        servingHTTP1 = true
+        defer { servingHTTP1 = false }
         while http1InFlight == nil, !closesAfterFlush, !isFinished {
             let step: HTTP1Exchange.Step
             do {
@@ -233,7 +247,7 @@ final class HTTP2Connection: SessionDelegate {
             case .request(let head, let body):
                 http1Requests &+= 1
                 let number = http1Requests
-                http1InFlight = (number, head.method, !head.keepsAlive)
+                http1InFlight = (number, head.method, head.minorVersion, !head.keepsAlive)
                 var request = HTTP2Request(
                     method: head.method, path: head.target, authority: head.headers.first(named: "host") ?? "",
                     scheme: io.tls == nil ? "http" : "https",
@@ -271,7 +285,9 @@ final class HTTP2Connection: SessionDelegate {
             resetOnClose()
             return
         }
-        io.queue(HTTP1Exchange.serialize(response, method: inFlight.method, closing: inFlight.closes))
+        io.queue(
+            HTTP1Exchange.serialize(
+                response, method: inFlight.method, closing: inFlight.closes, minorVersion: inFlight.minorVersion))
         if inFlight.closes { closesAfterFlush = true }
         serveHTTP1()
     }
@@ -334,7 +350,7 @@ final class HTTP2Connection: SessionDelegate {
         guard case .http2 = mode else {
             // HTTP/1.1: close once the request being answered (if any) has its answer.
             if let inFlight = http1InFlight {
-                http1InFlight = (inFlight.number, inFlight.method, true)
+                http1InFlight = (inFlight.number, inFlight.method, inFlight.minorVersion, true)
             } else {
                 closesAfterFlush = true
             }

@@ -61,8 +61,10 @@ public struct HTTP2ServerFaults: Sendable, Equatable {
     /// handler does not get (its `body` is empty) and which is read and dropped: a server
     /// answering a POST with a static file.
     public var answersBeforeBody: Bool
-    /// Over TLS, the handshake never selects `h2` (only `http/1.1`, when the client offers it):
-    /// a server that does not speak HTTP/2 there. h2c on the same port is unchanged.
+    /// Over TLS, the handshake never selects `h2` (only `http/1.1`, when the client offers it), and
+    /// the connection speaks HTTP/1.1: a server that does not speak HTTP/2 there. h2c on the same
+    /// port is unchanged. These faults shape HTTP/2 connections only; ``goAwayAfterRequests`` and
+    /// ``answersBeforeBody`` do nothing to HTTP/1.1.
     public var refusesH2InALPN: Bool
 
     public init(goAwayAfterRequests: Int? = nil, answersBeforeBody: Bool = false, refusesH2InALPN: Bool = false) {

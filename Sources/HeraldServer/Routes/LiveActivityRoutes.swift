@@ -29,8 +29,11 @@ struct LiveActivityRoutes {
         let registration = try JSONBody.decode(LiveActivityTokenRegistration.self, from: request)
         try registration.validate()
         try services.checkKnownApp(registration.appId)
-        let token = try await services.store.registerLiveActivityToken(
-            userID: userID, registration.normalized(), at: services.now())
+        // Another user's activity is not found: its id tells nothing about whose it is.
+        guard
+            let token = try await services.store.registerLiveActivityToken(
+                userID: userID, registration.normalized(), at: services.now())
+        else { throw Self.notFound }
         return try Response.json(token)
     }
 

@@ -242,7 +242,9 @@ struct LiveActivityValidationTests {
         }
     }
 
-    @Test("an unknown activity is 404, a taken activity id 409, and a push over APNs's 4 KB 400 push_too_large")
+    @Test(
+        "an unknown activity is 404, a taken activity id 409 (free again when its start reached no device), another user's activity 404 to an app, and a push over APNs's 4 KB 400 push_too_large"
+    )
     func refusals() async throws {
         try await withServer { server in
             let key = try await server.apiKey()
@@ -255,9 +257,23 @@ struct LiveActivityValidationTests {
             #expect(first.status == 202, "\(first.text)")
             let items = first.object["deliveries"] as? [[String: Any]]
             #expect(items?.count == 1 && items?.first?["reason"] as? String == "no_device")
+            // A start that reached no device leaves its id free; one that reached a device takes it.
+            let pushToStart =
+                #"{"token":"\#(String(repeating: "ab", count: 32))","attributesType":"A","kind":"pushToStart"}"#
+            let registered = try await server.send(
+                "POST", "/v1/me/live-activities", json: pushToStart, token: try server.token("alice"))
+            #expect(registered.status == 200, "\(registered.text)")
+            let again = try await server.send("POST", "/v1/users/alice/live-activities", json: start, token: key)
+            #expect(again.status == 202, "\(again.text)")
             expectError(
                 try await server.send("POST", "/v1/users/alice/live-activities", json: start, token: key), 409,
                 "live_activity_exists")
+            // Another user's app cannot take the activity over by naming its id.
+            let theft =
+                #"{"token":"\#(String(repeating: "cd", count: 32))","attributesType":"A","activityId":"ride-1"}"#
+            expectError(
+                try await server.send("POST", "/v1/me/live-activities", json: theft, token: try server.token("bob")),
+                404, "not_found")
             let big = #"{"event":"update","contentState":{"text":"\#(String(repeating: "x", count: 4_100))"}}"#
             let tooLarge = try await server.send("POST", "/v1/live-activities/ride-1", json: big, token: key)
             expectError(tooLarge, 400, "push_too_large")

@@ -8,7 +8,10 @@ import Testing
 /// Live Activities: tokens, activities and their pushes through the delivery outbox, checked the
 /// same way against each store. Each check gets a fresh store.
 enum LiveActivityConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case registerTokens = "tokens upsert by token, move between users, and a new update token retires the old one"
+    case registerTokens =
+        "tokens upsert by token and move between users; each device's update token of one activity stays active"
+    case activityOwner =
+        "an update token naming another user's activity is refused and changes nothing; a start id is free until a device was reached"
     case startGoesToPushToStartTokens =
         "a start records the activity and queues one liveActivity row per active push-to-start token of the type"
     case updateGoesToActivityToken = "an update queues one row for the activity's active update token"
@@ -27,20 +30,61 @@ enum LiveActivityConformanceCheck: String, CaseIterable, Sendable, CustomTestStr
     func run(on store: some MigratedStore) async throws {
         switch self {
         case .registerTokens:
-            let start = try await store.registerStartToken(Self.startToken)
+            let start = try #require(try await store.registerStartToken(Self.startToken))
             #expect(start.kind == .pushToStart && start.activityId == nil && start.active && start.userId == "u1")
             #expect(start.environment == .production && start.createdAt == at(-60))
             let moved = try await store.registerLiveActivityToken(
                 userID: "u2",
                 LiveActivityTokenRegistration(token: Self.startToken, attributesType: "Delivery", kind: .pushToStart),
                 at: at(-30))
-            #expect(moved.userId == "u2" && moved.createdAt == at(-30), "a token seen under another user moves")
+            #expect(moved?.userId == "u2" && moved?.createdAt == at(-30), "a token seen under another user moves")
             _ = try await store.registerUpdateToken(Self.updateToken, activity: "act-1")
             _ = try await store.registerUpdateToken(Self.newerUpdateToken, activity: "act-1", at: at(-10))
             let tokens = try await store.liveActivityTokens(userID: "u1")
             #expect(tokens.map(\.token) == [Self.newerUpdateToken, Self.updateToken])
-            #expect(tokens.map(\.active) == [true, false], "ActivityKit's new token replaces the old one")
+            #expect(tokens.map(\.active) == [true, true], "the phone's and the tablet's token both stay")
             #expect(tokens.allSatisfy { $0.activityId == "act-1" && $0.kind == .update })
+            guard case .queued(_, let deliveries) = try await store.pushLiveActivity(Self.change("p1", .update)) else {
+                Issue.record("not queued")
+                return
+            }
+            #expect(Set(deliveries.compactMap(\.deviceToken)) == [Self.updateToken, Self.newerUpdateToken])
+        case .activityOwner:
+            _ = try await store.registerUpdateToken(Self.updateToken, activity: "act-1")
+            let theft = try await store.registerLiveActivityToken(
+                userID: "u2",
+                LiveActivityTokenRegistration(
+                    token: Self.newerUpdateToken, attributesType: "Other", activityId: "act-1"),
+                at: at(-10))
+            #expect(theft == nil)
+            #expect(try await store.liveActivityTokens(userID: "u2").isEmpty)
+            guard
+                case .queued(let activity, let deliveries) = try await store.pushLiveActivity(
+                    Self.change("p1", .update))
+            else {
+                Issue.record("not queued")
+                return
+            }
+            #expect(activity.userID == "u1" && activity.attributesType == "Delivery")
+            #expect(deliveries.map(\.deviceToken) == [Self.updateToken])
+            // A start that reached nobody leaves its id free; once a device can be reached, it starts.
+            guard
+                case .queued(_, let nobody) = try await store.pushLiveActivity(Self.start(id: "s1", activity: "act-2"))
+            else {
+                Issue.record("not queued")
+                return
+            }
+            #expect(nobody.map(\.status) == [.skipped])
+            #expect(try await store.liveActivityDeliveries(activityID: "act-2") == nil)
+            _ = try await store.registerStartToken(Self.startToken)
+            guard
+                case .queued(_, let reached) = try await store.pushLiveActivity(Self.start(id: "s2", activity: "act-2"))
+            else {
+                Issue.record("not queued")
+                return
+            }
+            #expect(reached.map(\.status) == [.queued])
+            #expect(try await store.pushLiveActivity(Self.start(id: "s3", activity: "act-2")) == .activityExists)
         case .startGoesToPushToStartTokens:
             _ = try await store.registerStartToken(Self.startToken)
             _ = try await store.registerStartToken(Self.otherStartToken, environment: .development)
@@ -138,9 +182,9 @@ enum LiveActivityConformanceCheck: String, CaseIterable, Sendable, CustomTestStr
             alert: event == .start ? LiveActivityAlert(title: "On its way", body: "3 stops to go") : nil)
     }
 
-    static func start(id: String = "p1") -> NewLiveActivityPush {
+    static func start(id: String = "p1", activity: String = "act-1") -> NewLiveActivityPush {
         NewLiveActivityPush(
-            id: id, activityID: "act-1", userID: "u1", content: content(.start), ttlSeconds: 600, createdAt: t0)
+            id: id, activityID: activity, userID: "u1", content: content(.start), ttlSeconds: 600, createdAt: t0)
     }
 
     static func change(_ id: String, _ event: LiveActivityEvent) -> NewLiveActivityPush {
@@ -151,7 +195,7 @@ enum LiveActivityConformanceCheck: String, CaseIterable, Sendable, CustomTestStr
 extension HeraldStore {
     func registerStartToken(
         _ token: String, type: String = "Delivery", environment: PushEnvironment? = nil, at time: Date = at(-60)
-    ) async throws -> LiveActivityToken {
+    ) async throws -> LiveActivityToken? {
         try await registerLiveActivityToken(
             userID: "u1",
             LiveActivityTokenRegistration(
@@ -160,7 +204,7 @@ extension HeraldStore {
     }
 
     func registerUpdateToken(_ token: String, activity: String, at time: Date = at(-60)) async throws
-        -> LiveActivityToken
+        -> LiveActivityToken?
     {
         try await registerLiveActivityToken(
             userID: "u1", LiveActivityTokenRegistration(token: token, attributesType: "Delivery", activityId: activity),
