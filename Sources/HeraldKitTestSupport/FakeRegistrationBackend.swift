@@ -23,6 +23,8 @@ import HeraldModel
     public var liveActivityError: (any Error)?
     public var liveActivityFailures: Int?
     public private(set) var liveActivityRegistrations: [LiveActivityTokenRegistration] = []
+    /// The Live Activity tokens unregistered, in order.
+    public private(set) var liveActivityUnregistered: [String] = []
 
     public init(preferences: Preferences = Preferences()) {
         self.preferences = preferences
@@ -79,6 +81,11 @@ import HeraldModel
                 environment: registration.environment ?? .production,
                 active: true, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
         }
+    }
+
+    /// `DELETE /v1/me/live-activities/{token}`.
+    public var unregisterLiveActivityToken: @MainActor @Sendable (String) async throws -> Void {
+        { [self] token in liveActivityUnregistered.append(token) }
     }
 
     /// `DELETE /v1/me/devices/{token}`.

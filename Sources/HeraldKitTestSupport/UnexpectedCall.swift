@@ -37,7 +37,8 @@ extension HeraldAPI {
                 unexpectedCall("HeraldAPI.liveEvents")
                 return AsyncThrowingStream { $0.finish(throwing: UnexpectedCallError(name: "HeraldAPI.liveEvents")) }
             },
-            registerLiveActivityToken: { _ in throw fail("HeraldAPI.registerLiveActivityToken") }
+            registerLiveActivityToken: { _ in throw fail("HeraldAPI.registerLiveActivityToken") },
+            unregisterLiveActivityToken: { _ in throw fail("HeraldAPI.unregisterLiveActivityToken") }
         )
     }
 }

@@ -194,6 +194,8 @@ public protocol HeraldStore: Sendable {
     /// ones. Returns the stored token.
     func registerLiveActivityToken(userID: String, _ registration: LiveActivityTokenRegistration, at: Date)
         async throws -> LiveActivityToken?
+    /// Removes `token` when it is `userID`'s (sign-out on a shared device); false when it is not.
+    func deleteLiveActivityToken(userID: String, token: String) async throws -> Bool
     /// The user's Live Activity tokens, newest first, inactive ones too.
     func liveActivityTokens(userID: String) async throws -> [LiveActivityToken]
     /// Writes a Live Activity push and its delivery rows in ONE transaction: a start records the

@@ -63,6 +63,11 @@ enum LiveActivityStatements {
         return token
     }
 
+    /// Deletes `token` if it is `userID`'s; another user's token is never touched.
+    static func delete(userID: String, token: String, _ db: some StoreConnection) throws(StoreError) -> Bool {
+        try db.change("DELETE FROM live_activity_tokens WHERE token = \(token) AND user_id = \(userID)") > 0
+    }
+
     /// The user's tokens, most recently changed first (then newest first).
     static func tokens(userID: String, _ db: some StoreConnection) throws(StoreError) -> [LiveActivityToken] {
         try db.query(

@@ -310,6 +310,10 @@ extension SQLStore {
         try await write { db in try LiveActivityStatements.register(userID: userID, registration, at: at, db) }
     }
 
+    package func deleteLiveActivityToken(userID: String, token: String) async throws -> Bool {
+        try await write { db in try LiveActivityStatements.delete(userID: userID, token: token, db) }
+    }
+
     package func liveActivityTokens(userID: String) async throws -> [LiveActivityToken] {
         try await read { db in try LiveActivityStatements.tokens(userID: userID, db) }
     }

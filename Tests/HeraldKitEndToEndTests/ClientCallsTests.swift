@@ -97,6 +97,9 @@ import Testing
                 try await api.registerLiveActivityToken(
                     LiveActivityTokenRegistration(token: "not-hex", attributesType: "DeliveryAttributes"))
             }
+            // Sign-out drops it (idempotent); registering it again works as new.
+            try await api.unregisterLiveActivityToken(String(repeating: "cd", count: 32))
+            try await api.unregisterLiveActivityToken(String(repeating: "cd", count: 32))
         }
     }
 

@@ -34,6 +34,8 @@ public struct HeraldAPI: Sendable {
     /// `POST /v1/me/live-activities`: an ActivityKit token (an activity's, or push-to-start).
     public var registerLiveActivityToken:
         @MainActor @Sendable (_ registration: LiveActivityTokenRegistration) async throws -> LiveActivityToken
+    /// `DELETE /v1/me/live-activities/{token}`: sign-out drops the user's ActivityKit token.
+    public var unregisterLiveActivityToken: @MainActor @Sendable (_ token: String) async throws -> Void
     /// `POST /v1/me/events`.
     public var sendEvents: @MainActor @Sendable (_ events: [AnalyticsEvent]) async throws -> Void
     /// `GET /v1/app-config`.
@@ -61,8 +63,10 @@ public struct HeraldAPI: Sendable {
         liveEvents: @escaping @MainActor @Sendable () -> AsyncThrowingStream<LiveEvent, any Error>,
         registerLiveActivityToken:
             @escaping @MainActor @Sendable (LiveActivityTokenRegistration) async throws
-            -> LiveActivityToken
+            -> LiveActivityToken,
+        unregisterLiveActivityToken: @escaping @MainActor @Sendable (String) async throws -> Void
     ) {
+        self.unregisterLiveActivityToken = unregisterLiveActivityToken
         self.notifications = notifications
         self.notification = notification
         self.markRead = markRead

@@ -68,10 +68,15 @@ import Observation
         }
     }
 
-    /// The user is signing out: retries stop and every token is forgotten, so the next account
-    /// registers each again.
-    public func signingOut() {
+    /// The user is signing out: retries stop, every token registered for them is unregistered (a
+    /// shared device's next user gets none of their activities; a failure is left to the server's
+    /// pruning) and forgotten, so the next account registers each again.
+    public func signingOut() async {
+        let registered = statuses.compactMap { target, status in status == .registered ? tokens[target] : nil }
         for target in Array(statuses.keys) { forget(target) }
+        for token in Set(registered).sorted() {
+            try? await dependencies.api.unregisterLiveActivityToken(token)
+        }
     }
 
     private func forget(_ target: Target) {

@@ -14,6 +14,7 @@ struct LiveActivityRoutes {
     func register(in router: inout Router) {
         router.group(UserAuthentication(auth: services.auth)) { group in
             group.add(.POST, "/v1/me/live-activities", registerToken)
+            group.add(.DELETE, "/v1/me/live-activities/{token}", unregisterToken)
         }
         router.group(PublisherAuthentication(auth: services.auth)) { group in
             group.add(.POST, "/v1/users/{id}/live-activities", start)
@@ -35,6 +36,15 @@ struct LiveActivityRoutes {
                 userID: userID, registration.normalized(), at: services.now())
         else { throw Self.notFound }
         return try Response.json(token)
+    }
+
+    /// Sign-out on a shared device: the user's token goes (hex compared in lower case, as stored).
+    /// Idempotent; another user's token is never touched.
+    @Sendable func unregisterToken(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try context.user.id
+        _ = try await services.store.deleteLiveActivityToken(
+            userID: userID, token: context.parameter("token").lowercased())
+        return .noContent()
     }
 
     /// Starts an activity for user `id` on every device holding a push-to-start token of its type.

@@ -19,6 +19,7 @@ import Testing
     init() {
         var dependencies = HeraldDependencies.failing
         dependencies.api.registerLiveActivityToken = backend.registerLiveActivityToken
+        dependencies.api.unregisterLiveActivityToken = backend.unregisterLiveActivityToken
         dependencies.clock = clock.dependency
         registrar = LiveActivityRegistrar(dependencies: dependencies, environment: .development)
     }
@@ -111,9 +112,22 @@ import Testing
         await registrar.activityTokenReceived(Self.token, activityID: "ride-1", attributesType: "RideAttributes")
         registrar.activityEnded(activityID: "ride-1")
         await registrar.pushToStartTokenReceived(Self.token, attributesType: "RideAttributes")
-        registrar.signingOut()
+        await registrar.signingOut()
         await clock.advance(by: .seconds(600))
         #expect(backend.liveActivityRegistrations.count == 4)
+        #expect(registrar.statuses.isEmpty)
+    }
+
+    @Test("signing out unregisters the tokens registered for the user, so a shared device's next user gets none")
+    func signingOutUnregisters() async {
+        await registrar.pushToStartTokenReceived(Self.token, attributesType: "DeliveryAttributes")
+        await registrar.activityTokenReceived(Self.newer, activityID: "order-42", attributesType: "DeliveryAttributes")
+        backend.liveActivityError = Failed()
+        await registrar.pushToStartTokenReceived(Self.newer, attributesType: "RideAttributes")
+
+        await registrar.signingOut()
+
+        #expect(backend.liveActivityUnregistered == [String(repeating: "42", count: 32), Self.hex])
         #expect(registrar.statuses.isEmpty)
     }
 }

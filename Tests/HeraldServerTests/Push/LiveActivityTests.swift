@@ -242,6 +242,33 @@ struct LiveActivityValidationTests {
         }
     }
 
+    @Test("sign-out unregisters a Live Activity token (any case, idempotent); another user's token is never touched")
+    func unregister() async throws {
+        try await withServer { server in
+            let key = try await server.apiKey()
+            let token = String(repeating: "ab", count: 32)
+            let pushToStart = #"{"token":"\#(token)","attributesType":"A","kind":"pushToStart"}"#
+            let registered = try await server.send(
+                "POST", "/v1/me/live-activities", json: pushToStart, token: try server.token("alice"))
+            #expect(registered.status == 200, "\(registered.text)")
+            let bobs = try await server.send(
+                "DELETE", "/v1/me/live-activities/\(token)", token: try server.token("bob"))
+            #expect(bobs.status == 204)
+            let reached = try await server.send(
+                "POST", "/v1/users/alice/live-activities", json: #"{"activityId":"a1",\#(Self.start)}"#, token: key)
+            #expect((reached.object["deliveries"] as? [[String: Any]])?.first?["status"] as? String == "queued")
+            for _ in 0..<2 {
+                let gone = try await server.send(
+                    "DELETE", "/v1/me/live-activities/\(token.uppercased())", token: try server.token("alice"))
+                #expect(gone.status == 204)
+            }
+            let none = try await server.send(
+                "POST", "/v1/users/alice/live-activities", json: #"{"activityId":"a2",\#(Self.start)}"#, token: key)
+            #expect((none.object["deliveries"] as? [[String: Any]])?.first?["reason"] as? String == "no_device")
+            #expect(try await server.send("DELETE", "/v1/me/live-activities/\(token)").status == 401)
+        }
+    }
+
     @Test(
         "an unknown activity is 404, a taken activity id 409 (free again when its start reached no device), another user's activity 404 to an app, and a push over APNs's 4 KB 400 push_too_large"
     )

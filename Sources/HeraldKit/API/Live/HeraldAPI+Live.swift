@@ -27,7 +27,8 @@ extension HeraldAPI {
                     installSource: platform?.installSource?.queryValue)
             },
             liveEvents: { client.liveEvents() },
-            registerLiveActivityToken: { registration in try await client.registerLiveActivityToken(registration) }
+            registerLiveActivityToken: { registration in try await client.registerLiveActivityToken(registration) },
+            unregisterLiveActivityToken: { token in try await client.unregisterLiveActivityToken(token: token) }
         )
     }
 }

@@ -109,6 +109,11 @@ public final class HeraldClient: Sendable {
         _ = try await exchange("DELETE", ["v1", "me", "devices", token])
     }
 
+    /// `DELETE /v1/me/live-activities/{token}`: unregisters an ActivityKit token (sign-out; idempotent).
+    public func unregisterLiveActivityToken(token: String) async throws {
+        _ = try await exchange("DELETE", ["v1", "me", "live-activities", token])
+    }
+
     /// `POST /v1/me/live-activities`: registers an ActivityKit token, an activity's update token or
     /// a push-to-start token (a token of another user moves to this one).
     public func registerLiveActivityToken(_ registration: LiveActivityTokenRegistration) async throws
