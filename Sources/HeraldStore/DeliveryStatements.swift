@@ -11,6 +11,19 @@ enum DeliveryStatements {
         var expires: Int64?
         /// The device is still active and still the recipient's.
         var deviceLive: Bool
+        /// A push with a TTL of 0 (APNs: one attempt, never stored) due for the first time, not
+        /// held by quiet hours: it gets that one attempt, though its expiry is its publish time.
+        var onceNow: Bool
+
+        init(delivery: ClaimedDelivery, _ row: some StoreRow) throws(StoreError) {
+            self.delivery = delivery
+            expires = try row.optionalInt64("expires_at")
+            deviceLive = try row.bool("device_live")
+            let created = try row.optionalInt64("delivery_created_at")
+            let attempts = try row.int("attempts")
+            let status = try row.text("status")
+            onceNow = expires != nil && expires == created && attempts == 0 && status == DeliveryStatus.queued.rawValue
+        }
     }
 
     /// `strings` as a JSON array, bound as one parameter and read back with
@@ -55,7 +68,7 @@ enum DeliveryStatements {
         var gone: [String] = []
         var claimed: [ClaimedDelivery] = []
         for row in sorted {
-            if let expires = row.expires, expires <= nowMilliseconds {
+            if let expires = row.expires, expires <= nowMilliseconds, !row.onceNow {
                 expired.append(row.delivery.id)
             } else if !row.deviceLive {
                 gone.append(row.delivery.id)
@@ -100,7 +113,8 @@ enum DeliveryStatements {
             SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
                    d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
                    COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
-                   d.expires_at AS expires_at, n.id AS notification_id, n.type AS type, n.category AS category,
+                   d.expires_at AS expires_at, d.created_at AS delivery_created_at, d.status AS status,
+                   n.id AS notification_id, n.type AS type, n.category AS category,
                    n.title AS title, n.body AS body, n.data AS data, n.deep_link AS deep_link,
                    n.has_detail AS has_detail, n.created_at AS created_at, n.push AS push,
                    COALESCE(c.unseen, 0) AS badge,
@@ -130,8 +144,7 @@ enum DeliveryStatements {
                     deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
                     createdAt: row.date("created_at")),
                 push: push, badge: row.int("badge"), appID: row.text("app_id"))
-            return try DueDelivery(
-                delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
+            return try DueDelivery(delivery: delivery, row)
         }
     }
 
@@ -145,7 +158,8 @@ enum DeliveryStatements {
             """
             SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
                    d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
-                   d.expires_at AS expires_at, p.id AS push_id, p.content AS content, p.created_at AS created_at,
+                   d.expires_at AS expires_at, d.created_at AS delivery_created_at, d.status AS status,
+                   p.id AS push_id, p.content AS content, p.created_at AS created_at,
                    COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
                    CASE WHEN t.active = 1 AND t.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
             FROM deliveries d
@@ -166,8 +180,7 @@ enum DeliveryStatements {
                     title: content.alert?.title ?? "", body: content.alert?.body ?? "", data: [:], deepLink: nil,
                     hasDetail: false, createdAt: row.date("created_at")),
                 push: nil, badge: 0, appID: row.text("app_id"), liveActivity: content)
-            return try DueDelivery(
-                delivery: delivery, expires: row.optionalInt64("expires_at"), deviceLive: row.bool("device_live"))
+            return try DueDelivery(delivery: delivery, row)
         }
     }
 

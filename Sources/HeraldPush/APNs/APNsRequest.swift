@@ -46,7 +46,7 @@ public enum APNsRequest {
 
     /// `POST /3/device/<deviceToken>` carrying the Live Activity push `payload` to an ActivityKit
     /// token, with `apns-id` = `deliveryID` and, with a TTL, `apns-expiration` = `expiresAt` in epoch
-    /// seconds (the delivery's fixed expiry, so a retry does not stretch it). Throws ``Refusal``
+    /// seconds (the delivery's fixed expiry, so a retry does not stretch it; `0` for a TTL of 0). Throws ``Refusal``
     /// for a body over ``maxPayloadBytes`` or a token that is not hexadecimal.
     public static func make(
         deviceToken: String, deliveryID: String, liveActivity payload: LiveActivityPayload, expiresAt: Date?,
@@ -57,7 +57,10 @@ public enum APNsRequest {
         guard body.count <= maxPayloadBytes else { throw Refusal(reason: "PayloadTooLarge") }
         var fields = payload.apnsHeaders(topic: configuration.topic, id: deliveryID)
         if let expiresAt {
-            fields["apns-expiration"] = String(LiveActivityPayload.seconds(expiresAt))
+            // A TTL of 0 (expiry at the publish time): one attempt, never stored, as for alerts.
+            let expiry = LiveActivityPayload.seconds(expiresAt)
+            fields["apns-expiration"] =
+                expiry <= LiveActivityPayload.seconds(payload.content.timestamp) ? "0" : String(expiry)
         }
         return request(
             deviceToken: deviceToken, fields: fields, body: body, providerToken: providerToken, configuration)

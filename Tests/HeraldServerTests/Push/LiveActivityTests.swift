@@ -106,7 +106,9 @@ struct LiveActivityTests {
             #expect(update.status == 202, "\(update.text)")
             let end = try await fixture.server.send(
                 "POST", "/v1/live-activities/ride-1",
-                json: #"{"event":"end","contentState":{"stops":0},"dismissalDate":"2027-01-15T12:00:00Z"}"#,
+                json: #"""
+                    {"event":"end","contentState":{"stops":0},"dismissalDate":"2027-01-15T12:00:00Z","ttlSeconds":0}
+                    """#,
                 token: fixture.apiKey)
             #expect(end.status == 202, "\(end.text)")
 
@@ -118,7 +120,7 @@ struct LiveActivityTests {
             #expect(updateAPS["attributes-type"] == nil && updateAPS["input-push-token"] == nil)
             let ended = try #require(
                 pushes.first { ($0.payloadObject["aps"] as? [String: Any])?["event"] as? String == "end" })
-            #expect(ended.priority == 10)
+            #expect(ended.priority == 10 && ended.expiration == 0, "a TTL of 0: one attempt, never stored")
             let endAPS = try #require(ended.payloadObject["aps"] as? [String: Any])
             #expect(endAPS["dismissal-date"] as? Int64 == 1_800_014_400, "2027-01-15T12:00:00Z")
             #expect((endAPS["content-state"] as? [String: Any])?["stops"] as? Int == 0)

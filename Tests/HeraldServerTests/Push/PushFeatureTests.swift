@@ -64,6 +64,17 @@ struct PushFeatureTests {
         }
     }
 
+    @Test("a TTL of 0 is sent once, at once, with apns-expiration 0")
+    func ttlZero() async throws {
+        try await PushFixture.run { fixture in
+            let deviceToken = PushFixture.deviceToken()
+            try await fixture.register(deviceToken, for: "ana")
+            let id = try await fixture.publish(to: "ana", push: #","ttlSeconds":0"#)
+            #expect(try await fixture.settledDeliveries(of: id).map(\.status) == ["sent"])
+            #expect(fixture.sandbox.accepted(for: deviceToken).map(\.expiration) == [0])
+        }
+    }
+
     @Test("a background update: APNs background at priority 5 with content-available alone, FCM data only")
     func background() async throws {
         try await PushFixture.run { fixture in

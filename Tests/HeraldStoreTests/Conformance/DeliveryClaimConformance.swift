@@ -23,6 +23,8 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
         "a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent"
     case batchedOutcomes = "completeDeliveries records many outcomes in one write, each under its own claim token"
     case concurrentClaimers = "concurrent claimers never get the same row, and together get every row"
+    case ttlZero =
+        "a TTL of 0 gets one attempt when first due, never a retry; held by quiet hours it expires instead"
     case appIDs =
         "a device keeps the app it registered with (default when none), moves with a new registration, and its deliveries and receipts carry it"
 
@@ -242,6 +244,22 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(active.sorted() == ["a", "b", "d", "e", "f"], "the pruned token is deactivated")
             #expect(try await store.claimDueDeliveries(limit: 6, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
+        case .ttlZero:
+            try await store.addDevice("phone")
+            try await store.publishPushed(["n1"], push: PushOptions(send: true, ttlSeconds: 0))
+            let claim = try #require(try await store.claimDueDeliveries(limit: 1, now: at(1), lease: 30).first)
+            #expect(claim.expiresAt == t0 && claim.attempts == 1, "claimed though its expiry is its publish time")
+            #expect(
+                try await store.completeDelivery(
+                    id: claim.id, claimToken: claim.claimToken,
+                    outcome: .retry(at: at(5), reason: "ServiceUnavailable"),
+                    now: at(2)))
+            #expect(try await store.deliveries(notificationID: "n1").first?.status == .expired, "never a retry")
+            try await store.setPreferences { $0.quietHours = QuietHours(start: "22:00", end: "07:00", timeZone: "UTC") }
+            try await store.publishPushed(["quiet"], push: PushOptions(send: true, ttlSeconds: 0))
+            let end = Date(timeIntervalSince1970: 1_700_031_600)
+            #expect(try await store.claimDueDeliveries(limit: 10, now: end, lease: 30).isEmpty)
+            #expect(try await store.deliveries(notificationID: "quiet").first?.status == .expired)
         case .appIDs:
             try await store.addDevice("plain")
             try await store.addDevice("shop-phone", app: "shop")
