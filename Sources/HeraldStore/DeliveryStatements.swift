@@ -15,16 +15,34 @@ enum DeliveryStatements {
         /// held by quiet hours: it gets that one attempt, though its expiry is its publish time.
         var onceNow: Bool
 
-        init(delivery: ClaimedDelivery, _ row: some StoreRow) throws(StoreError) {
-            self.delivery = delivery
+        /// The row's ``DeliveryStatements/dueColumns`` (and `device_live`), with what it pushes.
+        init(
+            _ row: some StoreRow, claimToken: String, leaseExpiry: Date, notification: InboxNotification,
+            push: PushOptions? = nil, badge: Int = 0, liveActivity: LiveActivityContent? = nil
+        ) throws(StoreError) {
+            let attempts = try row.int("attempts")
+            delivery = try ClaimedDelivery(
+                id: row.text("id"), claimToken: claimToken, userID: row.text("user_id"),
+                deviceToken: row.text("device_token"), provider: row.enumValue(PushProvider.self, "provider"),
+                platform: row.enumValue(DevicePlatform.self, "platform"),
+                environment: row.enumValue(PushEnvironment.self, "environment"), attempts: attempts + 1,
+                leaseExpiresAt: leaseExpiry, expiresAt: row.optionalDate("expires_at"), notification: notification,
+                push: push, badge: badge, appID: row.text("app_id"), liveActivity: liveActivity)
             expires = try row.optionalInt64("expires_at")
             deviceLive = try row.bool("device_live")
             let created = try row.optionalInt64("delivery_created_at")
-            let attempts = try row.int("attempts")
             let status = try row.text("status")
             onceNow = expires != nil && expires == created && attempts == 0 && status == DeliveryStatus.queued.rawValue
         }
     }
+
+    /// The delivery columns both claim reads take, as ``DueDelivery`` reads them.
+    private static let dueColumns: SQL = """
+        d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
+        d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
+        COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id, d.expires_at AS expires_at,
+        d.created_at AS delivery_created_at, d.status AS status
+        """
 
     /// `strings` as a JSON array, bound as one parameter and read back with
     /// ``StoreConnection/jsonTextElements(_:)``.
@@ -110,11 +128,7 @@ enum DeliveryStatements {
         var pushOptions: [String: PushOptions] = [:]
         return try db.query(
             """
-            SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
-                   d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
-                   COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
-                   d.expires_at AS expires_at, d.created_at AS delivery_created_at, d.status AS status,
-                   n.id AS notification_id, n.type AS type, n.category AS category,
+            SELECT \(dueColumns), n.id AS notification_id, n.type AS type, n.category AS category,
                    n.title AS title, n.body AS body, n.data AS data, n.deep_link AS deep_link,
                    n.has_detail AS has_detail, n.created_at AS created_at, n.push AS push,
                    COALESCE(c.unseen, 0) AS badge,
@@ -132,19 +146,14 @@ enum DeliveryStatements {
                 pushOptions[text] = decoded
                 return decoded
             }
-            let delivery = try ClaimedDelivery(
-                id: row.text("id"), claimToken: claimToken, userID: row.text("user_id"),
-                deviceToken: row.text("device_token"), provider: row.enumValue(PushProvider.self, "provider"),
-                platform: row.enumValue(DevicePlatform.self, "platform"),
-                environment: row.enumValue(PushEnvironment.self, "environment"), attempts: row.int("attempts") + 1,
-                leaseExpiresAt: leaseExpiry, expiresAt: row.optionalDate("expires_at"),
+            return try DueDelivery(
+                row, claimToken: claimToken, leaseExpiry: leaseExpiry,
                 notification: InboxNotification(
                     id: row.text("notification_id"), type: row.text("type"), category: row.optionalText("category"),
                     title: row.text("title"), body: row.text("body"), data: row.stringMap("data"),
                     deepLink: row.optionalText("deep_link"), hasDetail: row.bool("has_detail"),
                     createdAt: row.date("created_at")),
-                push: push, badge: row.int("badge"), appID: row.text("app_id"))
-            return try DueDelivery(delivery: delivery, row)
+                push: push, badge: row.int("badge"))
         }
     }
 
@@ -156,11 +165,7 @@ enum DeliveryStatements {
     ) throws -> [DueDelivery] {
         try db.query(
             """
-            SELECT d.id AS id, d.user_id AS user_id, d.device_token AS device_token, d.provider AS provider,
-                   d.platform AS platform, d.environment AS environment, d.attempts AS attempts,
-                   d.expires_at AS expires_at, d.created_at AS delivery_created_at, d.status AS status,
-                   p.id AS push_id, p.content AS content, p.created_at AS created_at,
-                   COALESCE(d.app_id, \(DeviceRegistration.defaultAppID)) AS app_id,
+            SELECT \(dueColumns), p.id AS push_id, p.content AS content, p.created_at AS created_at,
                    CASE WHEN t.active = 1 AND t.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
             FROM deliveries d
             JOIN live_activity_pushes p ON p.id = d.notification_id
@@ -169,18 +174,13 @@ enum DeliveryStatements {
             """
         ) { row throws(StoreError) in
             let content = try row.json(LiveActivityContent.self, "content")
-            let delivery = try ClaimedDelivery(
-                id: row.text("id"), claimToken: claimToken, userID: row.text("user_id"),
-                deviceToken: row.text("device_token"), provider: row.enumValue(PushProvider.self, "provider"),
-                platform: row.enumValue(DevicePlatform.self, "platform"),
-                environment: row.enumValue(PushEnvironment.self, "environment"), attempts: row.int("attempts") + 1,
-                leaseExpiresAt: leaseExpiry, expiresAt: row.optionalDate("expires_at"),
+            return try DueDelivery(
+                row, claimToken: claimToken, leaseExpiry: leaseExpiry,
                 notification: InboxNotification(
                     id: row.text("push_id"), type: "live_activity.\(content.event.rawValue)", category: nil,
                     title: content.alert?.title ?? "", body: content.alert?.body ?? "", data: [:], deepLink: nil,
                     hasDetail: false, createdAt: row.date("created_at")),
-                push: nil, badge: 0, appID: row.text("app_id"), liveActivity: content)
-            return try DueDelivery(delivery: delivery, row)
+                liveActivity: content)
         }
     }
 

@@ -110,38 +110,12 @@ final class DeliveryWorker: Sendable {
         }
     }
 
-    /// Sends one row and records its outcome.
+    /// Sends one row and records its outcome: a notification's push through its provider's client
+    /// for the device's app, or a Live Activity push to its ActivityKit token through that app's
+    /// APNs client (a dead token, 410 or `BadDeviceToken`, is then pruned in the token table).
     private func deliver(_ row: ClaimedDelivery) async {
-        if let liveActivity = row.liveActivity {
-            await deliver(row, liveActivity: liveActivity)
-            return
-        }
-        guard let client = senders.client(app: row.appID, provider: row.provider, environment: row.environment)
-        else {
-            await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
-            return
-        }
-        let payload = PushPayload(notification: row.notification, badge: row.badge, options: row.push)
-        let started = ContinuousClock.now
-        let verdict: PushVerdict
-        do {
-            verdict = try await client.send(
-                deviceToken: row.deviceToken, deliveryID: row.id, payload: payload, expiresAt: row.expiresAt,
-                now: now())
-        } catch {
-            return  // cancelled: the lease brings the row back
-        }
-        metrics.recordSend(seconds: (ContinuousClock.now - started).inSeconds)
-        await record(row, verdict)
-    }
-
-    /// Sends a Live Activity push to its ActivityKit token through the APNs client of the token's
-    /// app and records the outcome: a dead token (410, `BadDeviceToken`) is pruned as a device's
-    /// is, but in the token table.
-    private func deliver(_ row: ClaimedDelivery, liveActivity: LiveActivityContent) async {
-        guard
-            let client = senders.client(app: row.appID, provider: .apns, environment: row.environment)
-                as? APNsClient
+        guard let client = senders.client(app: row.appID, provider: row.provider, environment: row.environment),
+            row.liveActivity == nil || client is APNsClient
         else {
             await complete(row, .failed(reason: Self.providerNotConfigured), label: "failed")
             return
@@ -149,9 +123,16 @@ final class DeliveryWorker: Sendable {
         let started = ContinuousClock.now
         let verdict: PushVerdict
         do {
-            verdict = try await client.send(
-                deviceToken: row.deviceToken, deliveryID: row.id,
-                liveActivity: LiveActivityPayload(content: liveActivity), expiresAt: row.expiresAt)
+            if let liveActivity = row.liveActivity, let apns = client as? APNsClient {
+                verdict = try await apns.send(
+                    deviceToken: row.deviceToken, deliveryID: row.id,
+                    liveActivity: LiveActivityPayload(content: liveActivity), expiresAt: row.expiresAt)
+            } else {
+                verdict = try await client.send(
+                    deviceToken: row.deviceToken, deliveryID: row.id,
+                    payload: PushPayload(notification: row.notification, badge: row.badge, options: row.push),
+                    expiresAt: row.expiresAt, now: now())
+            }
         } catch {
             return  // cancelled: the lease brings the row back
         }
