@@ -10,11 +10,15 @@ public struct Preferences: Codable, Sendable, Equatable {
     /// Types (`promo.flash`) switched off one by one, including ones no toggle owns.
     public var disabledTypes: [String]
     public var quietHours: QuietHours?
+    /// Pushes wait until then (but the account category's and time-sensitive or critical ones);
+    /// `nil`, or a time gone by: not snoozed.
+    public var snoozedUntil: Date?
 
     public init(
         globalEnabled: Bool = true, osPermissionGranted: Bool? = nil, categories: [String: Bool] = [:],
-        disabledTypes: [String] = [], quietHours: QuietHours? = nil
+        disabledTypes: [String] = [], quietHours: QuietHours? = nil, snoozedUntil: Date? = nil
     ) {
+        self.snoozedUntil = snoozedUntil
         self.globalEnabled = globalEnabled
         self.osPermissionGranted = osPermissionGranted
         self.categories = categories
@@ -22,9 +26,9 @@ public struct Preferences: Codable, Sendable, Equatable {
         self.quietHours = quietHours
     }
 
-    // Always encode `osPermissionGranted` and `quietHours`, as `null` when unset.
+    // Always encode `osPermissionGranted`, `quietHours` and `snoozedUntil`, as `null` when unset.
     enum CodingKeys: String, CodingKey {
-        case globalEnabled, osPermissionGranted, categories, disabledTypes, quietHours
+        case globalEnabled, osPermissionGranted, categories, disabledTypes, quietHours, snoozedUntil
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +38,7 @@ public struct Preferences: Codable, Sendable, Equatable {
         try container.encode(categories, forKey: .categories)
         try container.encode(disabledTypes, forKey: .disabledTypes)
         try container.encode(quietHours, forKey: .quietHours)
+        try container.encode(snoozedUntil, forKey: .snoozedUntil)
     }
 }
 
@@ -62,11 +67,14 @@ public struct PreferencesPatch: Sendable, Equatable {
     public var disabledTypes: [String]?
     /// `.some(nil)` clears.
     public var quietHours: QuietHours??
+    /// `.some(nil)` ends a snooze.
+    public var snoozedUntil: Date??
 
     public init(
         globalEnabled: Bool? = nil, categories: [String: Bool]? = nil, disabledTypes: [String]? = nil,
-        quietHours: QuietHours?? = nil
+        quietHours: QuietHours?? = nil, snoozedUntil: Date?? = nil
     ) {
+        self.snoozedUntil = snoozedUntil
         self.globalEnabled = globalEnabled
         self.categories = categories
         self.disabledTypes = disabledTypes

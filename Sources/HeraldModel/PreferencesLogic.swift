@@ -42,6 +42,7 @@ extension Preferences {
             copy.disabledTypes = disabledTypes.filter { seen.insert($0).inserted }
         }
         if let quietHours = patch.quietHours { copy.quietHours = quietHours }
+        if let snoozedUntil = patch.snoozedUntil { copy.snoozedUntil = snoozedUntil }
         return copy
     }
 
@@ -88,6 +89,16 @@ extension PreferencesPatch {
     /// Checks the patch against `catalog`: categories must exist (`unknown_category`) and be
     /// ones the user may switch off (`not_configurable`: the account category, PREFS-06);
     /// at most ``Limits/disabledTypesMax`` disabled types, each a valid type; valid quiet hours.
+    /// The snooze at `now`: at most ``Limits/snoozeMaxSeconds`` ahead (a time gone by is no snooze).
+    public func validateSnooze(now: Date) throws {
+        guard case .some(.some(let until)) = snoozedUntil else { return }
+        if until.timeIntervalSince(now) > Double(Limits.snoozeMaxSeconds) {
+            throw ValidationError(
+                field: "snoozedUntil", code: "out_of_range",
+                message: "snoozedUntil must be at most \(Limits.snoozeMaxSeconds / 86_400) days ahead.")
+        }
+    }
+
     public func validate(catalog: Catalog) throws {
         if let categories {
             for id in categories.keys.sorted() {

@@ -1,11 +1,12 @@
 import Foundation
 
 /// Decoding is strict, because a typo in a PATCH would otherwise be silently ignored:
-/// an unknown key, a wrong type, or `null` for anything but `quietHours` is a `DecodingError`.
-/// An absent `quietHours` keeps the stored window; `"quietHours": null` clears it.
+/// an unknown key, a wrong type, or `null` for anything but `quietHours` and `snoozedUntil` is a
+/// `DecodingError`. An absent `quietHours` keeps the stored window; `"quietHours": null` clears it;
+/// `"snoozedUntil": null` ends a snooze.
 extension PreferencesPatch: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case globalEnabled, categories, disabledTypes, quietHours
+        case globalEnabled, categories, disabledTypes, quietHours, snoozedUntil
     }
 
     public init(from decoder: any Decoder) throws {
@@ -29,6 +30,11 @@ extension PreferencesPatch: Codable {
                 quietHours = .some(try container.decode(StrictQuietHours.self, forKey: .quietHours).value)
             }
         }
+        if container.contains(.snoozedUntil) {
+            snoozedUntil = .some(
+                try container.decodeNil(forKey: .snoozedUntil)
+                    ? nil : try container.decode(Date.self, forKey: .snoozedUntil))
+        }
     }
 
     /// Encodes only what the patch names; a cleared `quietHours` as `null`.
@@ -41,6 +47,11 @@ extension PreferencesPatch: Codable {
         case .none: break
         case .some(.none): try container.encodeNil(forKey: .quietHours)
         case .some(.some(let window)): try container.encode(window, forKey: .quietHours)
+        }
+        switch snoozedUntil {
+        case .none: break
+        case .some(.none): try container.encodeNil(forKey: .snoozedUntil)
+        case .some(.some(let until)): try container.encode(until, forKey: .snoozedUntil)
         }
     }
 }

@@ -59,6 +59,8 @@ public enum Limits {
     public static let appVersionMaxLength = 32
     /// An app id (`POST /v1/me/devices` `appId`, the apps file's `id`).
     public static let appIDMaxLength = 64
+    /// The longest snooze (`PATCH /v1/me/preferences` `snoozedUntil`): a year.
+    public static let snoozeMaxSeconds = 365 * 86_400
     /// BCP 47 tags, as RFC 5646 recommends supporting.
     public static let localeMaxLength = 35
     public static let disabledTypesMax = 100

@@ -5,8 +5,9 @@ import HeraldModel
 public enum PushDecision: Sendable, Equatable {
     case send
     case skip(reason: PushSkipReason)
-    /// Quiet hours: send at `until`, when the window ends.
-    case `defer`(until: Date)
+    /// Quiet hours or a snooze: send at `until`, when the window (or the snooze) ends;
+    /// `snoozed` when the snooze is what holds it (ending the snooze early releases it).
+    case `defer`(until: Date, snoozed: Bool = false)
 }
 
 /// Why a push was not sent; recorded on the delivery.
@@ -29,11 +30,14 @@ public enum PushPolicy {
     /// In order: the master switch must be on; the OS permission must not be denied
     /// (`nil`, never asked, does not block); the category must not be switched off and the
     /// type must not be disabled (both ignored for a category that cannot be opted out of,
-    /// such as account, PREFS-06); inside quiet hours the push waits until they end.
+    /// such as account, PREFS-06); while the user snoozes, the push waits until the snooze ends,
+    /// unless it is of such a category or `interruptionLevel` is `time-sensitive` or `critical`;
+    /// inside quiet hours (then, or at the snooze's end) the push waits until they end.
     /// A disabled type also covers its sub-types: disabling `promo.flash` skips
     /// `promo.flash.weekend`, never `promo.flashy`. A category is enabled unless stored as `false`.
     public static func decide(
-        preferences: Preferences, type: String, category: String?, catalog: Catalog, now: Date
+        preferences: Preferences, type: String, category: String?, catalog: Catalog, now: Date,
+        interruptionLevel: String? = nil
     ) -> PushDecision {
         if !preferences.globalEnabled { return .skip(reason: .globalOff) }
         if preferences.osPermissionGranted == false { return .skip(reason: .osDenied) }
@@ -42,10 +46,12 @@ public enum PushPolicy {
             if let category, preferences.categories[category] == false { return .skip(reason: .categoryOff) }
             if isDisabled(type: type, in: preferences.disabledTypes) { return .skip(reason: .typeDisabled) }
         }
-        if let quietHours = preferences.quietHours, let end = quietHours.end(ifContaining: now) {
-            return .defer(until: end)
-        }
-        return .send
+        var sendAt = now
+        let urgent = interruptionLevel == "time-sensitive" || interruptionLevel == "critical"
+        if let until = preferences.snoozedUntil, until > now, !exempt, !urgent { sendAt = until }
+        if let quietHours = preferences.quietHours, let end = quietHours.end(ifContaining: sendAt) { sendAt = end }
+        guard sendAt > now else { return .send }
+        return .defer(until: sendAt, snoozed: sendAt == preferences.snoozedUntil)
     }
 
     /// Whether `category` ignores the user's switches: the account category, and any

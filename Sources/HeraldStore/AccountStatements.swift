@@ -158,7 +158,8 @@ enum AccountStatements {
     // MARK: Preferences
 
     /// The columns ``preferences(_:)`` reads.
-    static let preferenceColumns: SQL = "global_enabled, os_permission_granted, categories, disabled_types, quiet_hours"
+    static let preferenceColumns: SQL =
+        "global_enabled, os_permission_granted, categories, disabled_types, quiet_hours, snoozed_until"
 
     /// Preferences read from a row with ``preferenceColumns``.
     static func preferences(_ row: some StoreRow) throws(StoreError) -> Preferences {
@@ -167,7 +168,8 @@ enum AccountStatements {
             osPermissionGranted: row.optionalBool("os_permission_granted"),
             categories: row.json([String: Bool].self, "categories"),
             disabledTypes: row.json([String].self, "disabled_types"),
-            quietHours: row.optionalJSON(QuietHours.self, "quiet_hours"))
+            quietHours: row.optionalJSON(QuietHours.self, "quiet_hours"),
+            snoozedUntil: row.optionalDate("snoozed_until"))
     }
 
     /// `userID`'s stored preferences; with `locking`, the row stays locked until the transaction
@@ -197,13 +199,14 @@ enum AccountStatements {
                 os_permission_granted = excluded.os_permission_granted,
                 categories = excluded.categories,
                 disabled_types = excluded.disabled_types,
-                quiet_hours = excluded.quiet_hours
+                quiet_hours = excluded.quiet_hours,
+                snoozed_until = excluded.snoozed_until
             """ : "DO NOTHING"
         try db.execute(
             """
             INSERT INTO preferences (user_id, \(preferenceColumns))
             VALUES (\(userID), \(preferences.globalEnabled), \(preferences.osPermissionGranted), \(categories),
-                    \(disabledTypes), \(quietHours))
+                    \(disabledTypes), \(quietHours), \(preferences.snoozedUntil))
             ON CONFLICT (user_id) \(onConflict)
             """)
     }

@@ -21,6 +21,12 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// Why a delivery was skipped when the push policy did not rule it out.
+/// Why a delivery waits (`deferred`): quiet hours leave no reason; a snooze says so.
+public enum DeliveryDeferReason {
+    /// The user's snooze holds it: ending the snooze early releases it.
+    public static let snoozed = "snoozed"
+}
+
 public enum DeliverySkipReason {
     /// The user had no active device when the notification was published.
     public static let noDevice = "no_device"

@@ -187,6 +187,9 @@ public protocol HeraldStore: Sendable {
 
     // MARK: Live Activities
 
+    /// The user's pushes a snooze holds that are due later than `due` become due then (the
+    /// snooze ended early, or moved sooner); answers how many.
+    func releaseSnoozedDeliveries(userID: String, due: Date, now: Date) async throws -> Int
     /// Upserts an ActivityKit push token for `userID` (a token registered under another user moves
     /// to this one and becomes active). An update token also records its activity as `userID`'s;
     /// nil, and nothing written, when that activity is another user's. A new token retires none

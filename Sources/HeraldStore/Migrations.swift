@@ -496,6 +496,13 @@ extension Migration {
                     "ALTER TABLE deliveries ADD COLUMN kind TEXT NOT NULL DEFAULT 'notification'",
                 ]
             ),
+            Migration(
+                version: 12, name: "snooze",
+                sql: [
+                    // Until when a user's pushes wait (issue 16's snooze); NULL: not snoozed.
+                    "ALTER TABLE preferences ADD COLUMN snoozed_until \(d.bigint)"
+                ]
+            ),
         ]
     }
 }

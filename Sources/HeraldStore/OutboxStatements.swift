@@ -52,12 +52,14 @@ enum OutboxStatements {
             }
             let decision = PushPolicy.decide(
                 preferences: preferences[notification.userID] ?? Preferences(), type: notification.type,
-                category: notification.category, catalog: catalog, now: notification.createdAt)
+                category: notification.category, catalog: catalog, now: notification.createdAt,
+                interruptionLevel: notification.push?.interruptionLevel?.rawValue)
             for device in userDevices {
                 switch decision {
                 case .send: try row(device, .queued, nil, notification.createdAt)
                 case .skip(let reason): try row(device, .skipped, reason.rawValue, nil)
-                case .defer(let until): try row(device, .deferred, nil, until)
+                case .defer(let until, let snoozed):
+                    try row(device, .deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
                 }
             }
         }

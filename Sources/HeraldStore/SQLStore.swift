@@ -310,6 +310,17 @@ extension SQLStore {
         try await write { db in try LiveActivityStatements.register(userID: userID, registration, at: at, db) }
     }
 
+    package func releaseSnoozedDeliveries(userID: String, due: Date, now: Date) async throws -> Int {
+        try await write { db in
+            try db.change(
+                """
+                UPDATE deliveries SET next_attempt_at = \(due), updated_at = \(now)
+                WHERE user_id = \(userID) AND status = \(DeliveryStatus.deferred.rawValue)
+                    AND reason = \(DeliveryDeferReason.snoozed) AND next_attempt_at > \(due)
+                """)
+        }
+    }
+
     package func deleteLiveActivityToken(userID: String, token: String) async throws -> Bool {
         try await write { db in try LiveActivityStatements.delete(userID: userID, token: token, db) }
     }

@@ -14,6 +14,37 @@ struct PushPolicyTests {
             now: now ?? noon)
     }
 
+    @Test("a snooze holds pushes until it ends, but the account category's and time-sensitive or critical ones")
+    func snooze() {
+        let until = noon.addingTimeInterval(3_600)
+        let snoozed = Preferences(snoozedUntil: until)
+        #expect(decide(snoozed) == .defer(until: until, snoozed: true))
+        #expect(decide(snoozed, "account.login") == .send, "the account category is never held")
+        for level in ["time-sensitive", "critical"] {
+            #expect(
+                PushPolicy.decide(
+                    preferences: snoozed, type: "promo.flash", category: "promotions", catalog: catalog, now: noon,
+                    interruptionLevel: level) == .send)
+        }
+        #expect(
+            PushPolicy.decide(
+                preferences: snoozed, type: "promo.flash", category: "promotions", catalog: catalog, now: noon,
+                interruptionLevel: "passive") == .defer(until: until, snoozed: true))
+        #expect(decide(Preferences(snoozedUntil: noon)) == .send, "a snooze ending now holds nothing")
+        #expect(decide(Preferences(snoozedUntil: noon.addingTimeInterval(-60))) == .send)
+        #expect(decide(Preferences(globalEnabled: false, snoozedUntil: until)) == .skip(reason: .globalOff))
+    }
+
+    @Test("a snooze ending inside quiet hours holds the push until they end (then quiet hours hold it, not the snooze)")
+    func snoozeIntoQuietHours() {
+        let window = QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Amsterdam")
+        let lateSnooze = local(2024, 6, 1, 23, 0, in: "Europe/Amsterdam")
+        let preferences = Preferences(quietHours: window, snoozedUntil: lateSnooze)
+        #expect(decide(preferences) == .defer(until: local(2024, 6, 2, 7, 0, in: "Europe/Amsterdam"), snoozed: false))
+        let earlySnooze = Preferences(quietHours: window, snoozedUntil: noon.addingTimeInterval(1_800))
+        #expect(decide(earlySnooze) == .defer(until: noon.addingTimeInterval(1_800), snoozed: true))
+    }
+
     @Test("defaults send")
     func defaultsSend() {
         #expect(decide(Preferences.defaults(catalog: catalog)) == .send)
@@ -91,7 +122,7 @@ struct PushPolicyTests {
         // 2024-03-31 in Amsterdam: 02:00 jumps to 03:00, so 02:30 does not exist.
         let window = QuietHours(start: "01:00", end: "02:30", timeZone: "Europe/Amsterdam")
         let now = local(2024, 3, 31, 1, 30, in: "Europe/Amsterdam")
-        guard case .defer(let until) = decide(Preferences(quietHours: window), now: now) else {
+        guard case .defer(let until, _) = decide(Preferences(quietHours: window), now: now) else {
             Issue.record("expected a deferral")
             return
         }

@@ -24,7 +24,16 @@ struct PreferenceRoutes {
         let userID = try context.user.id
         let patch = try JSONBody.decode(PreferencesPatch.self, from: request)
         try patch.validate(catalog: services.appConfig.catalog)
+        let now = services.now()
+        try patch.validateSnooze(now: now)
         let saved = try await services.updatePreferences(of: userID) { $0 = $0.applying(patch) }
+        if let snooze = patch.snoozedUntil {
+            // A snooze ended or moved sooner: what it held is due at its new end (now, if gone).
+            let due = max(now, snooze ?? now)
+            if try await services.store.releaseSnoozedDeliveries(userID: userID, due: due, now: now) > 0 {
+                services.deliveryWake.wake()
+            }
+        }
         return try Response.json(saved)
     }
 

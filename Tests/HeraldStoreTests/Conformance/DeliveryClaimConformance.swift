@@ -25,6 +25,8 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
     case concurrentClaimers = "concurrent claimers never get the same row, and together get every row"
     case ttlZero =
         "a TTL of 0 gets one attempt when first due, never a retry; held by quiet hours it expires instead"
+    case snooze =
+        "a snooze is stored with the preferences, defers pushes as snoozed, and releasing it moves them sooner"
     case appIDs =
         "a device keeps the app it registered with (default when none), moves with a new registration, and its deliveries and receipts carry it"
 
@@ -260,6 +262,21 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             let end = Date(timeIntervalSince1970: 1_700_031_600)
             #expect(try await store.claimDueDeliveries(limit: 10, now: end, lease: 30).isEmpty)
             #expect(try await store.deliveries(notificationID: "quiet").first?.status == .expired)
+        case .snooze:
+            try await store.addDevice("phone")
+            try await store.setPreferences { $0.snoozedUntil = at(100) }
+            #expect(try await store.preferences(userID: "u1")?.snoozedUntil == at(100))
+            try await store.publishPushed(["n1"])
+            var record = try #require(try await store.deliveries(notificationID: "n1").first)
+            #expect(record.status == .deferred && record.reason == "snoozed" && record.nextAttemptAt == at(100))
+            #expect(try await store.releaseSnoozedDeliveries(userID: "u2", due: at(10), now: at(10)) == 0)
+            #expect(try await store.releaseSnoozedDeliveries(userID: "u1", due: at(200), now: at(10)) == 0)
+            #expect(try await store.releaseSnoozedDeliveries(userID: "u1", due: at(50), now: at(10)) == 1)
+            record = try #require(try await store.deliveries(notificationID: "n1").first)
+            #expect(record.nextAttemptAt == at(50) && record.reason == "snoozed")
+            #expect(try await store.claimDueDeliveries(limit: 5, now: at(49), lease: 30).isEmpty)
+            #expect(
+                try await store.claimDueDeliveries(limit: 5, now: at(50), lease: 30).map(\.deviceToken) == ["phone"])
         case .appIDs:
             try await store.addDevice("plain")
             try await store.addDevice("shop-phone", app: "shop")
