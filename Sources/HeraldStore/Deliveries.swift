@@ -68,13 +68,17 @@ public struct DeliveryRecord: Sendable, Equatable {
     /// Whether the device is still registered to the recipient and active: `false` once its
     /// token was pruned (or replaced), `nil` when the device is gone or there never was one.
     public var deviceActive: Bool?
+    /// When the recipient first opened the notification from a push; `nil` until then.
+    public var openedAt: Date?
 
     public init(
         id: String, notificationID: String, userID: String, deviceToken: String?, provider: PushProvider?,
         platform: DevicePlatform?, environment: PushEnvironment?, status: DeliveryStatus, reason: String?,
         attempts: Int, nextAttemptAt: Date?, expiresAt: Date?, providerMessageID: String?, createdAt: Date,
-        updatedAt: Date, providerTicketID: String? = nil, deviceActive: Bool? = nil, providerStatus: Int? = nil
+        updatedAt: Date, providerTicketID: String? = nil, deviceActive: Bool? = nil, providerStatus: Int? = nil,
+        openedAt: Date? = nil
     ) {
+        self.openedAt = openedAt
         self.deviceActive = deviceActive
         self.providerStatus = providerStatus
         self.id = id

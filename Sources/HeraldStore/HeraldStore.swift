@@ -72,6 +72,9 @@ public protocol HeraldStore: Sendable {
     /// Sets `readAt` (and `seenAt` when unset). `nil` when not found (as above). Idempotent: a
     /// second read keeps the first `readAt` and appends no event.
     func markRead(userID: String, id: String, at: Date) async throws -> ChangeOutcome?
+    /// Records that the user opened notification `id` from its push (the first time is kept);
+    /// when it was first opened, or nil for one that is not theirs, is hidden or deleted.
+    func markOpened(userID: String, id: String, at: Date) async throws -> Date?
     /// Sets `seenAt` on every unseen row; unread dots stay. Appends no stream event.
     func markAllSeen(userID: String, at: Date) async throws -> Counts
     /// Soft delete; `nil` when not found. Deleting an already-deleted own row returns an

@@ -285,6 +285,19 @@ enum InboxStatements {
         return ChangeOutcome(notification: item, event: event, counts: counts)
     }
 
+    /// Records that `userID` opened notification `id` from its push: the first time is kept.
+    /// Answers when it was first opened; nil for a notification that is not theirs, is hidden
+    /// or deleted.
+    static func markOpened(userID: String, id: String, at: Date, _ db: some StoreConnection) throws -> Date? {
+        guard let row = try ownRow(db, userID: userID, id: id), !row.deleted else { return nil }
+        return try db.queryOne(
+            """
+            UPDATE notifications SET opened_at = COALESCE(opened_at, \(at)) WHERE seq = \(row.seq)
+            RETURNING opened_at
+            """
+        ) { row throws(StoreError) in try row.date("opened_at") }
+    }
+
     /// Marks every visible row seen (``markAllSeenUpdate(userID:at:_:)``) and zeroes the unseen
     /// counter. The counter row is locked first, so a publish committing meanwhile adds its
     /// unseen rows to the counter after the zero, never before.

@@ -503,6 +503,13 @@ extension Migration {
                     "ALTER TABLE preferences ADD COLUMN snoozed_until \(d.bigint)"
                 ]
             ),
+            Migration(
+                version: 13, name: "opens",
+                sql: [
+                    // When the recipient first opened the notification from its push; NULL: never.
+                    "ALTER TABLE notifications ADD COLUMN opened_at \(d.bigint)"
+                ]
+            ),
         ]
     }
 }

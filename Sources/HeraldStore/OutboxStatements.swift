@@ -126,9 +126,11 @@ enum OutboxStatements {
             SELECT d.id, d.notification_id, d.user_id, d.device_token, d.provider, d.platform, d.environment,
                    d.status, d.reason, d.attempts, d.next_attempt_at, d.expires_at, d.provider_message_id,
                    d.created_at, d.updated_at, d.provider_ticket_id, d.provider_status,
-                   CASE WHEN d.kind = \(DeliveryKind.liveActivity) THEN lt.active ELSE dv.active END AS device_active
+                   CASE WHEN d.kind = \(DeliveryKind.liveActivity) THEN lt.active ELSE dv.active END AS device_active,
+                   n.opened_at AS opened_at
             FROM deliveries d LEFT JOIN devices dv ON dv.token = d.device_token AND dv.user_id = d.user_id
             LEFT JOIN live_activity_tokens lt ON lt.token = d.device_token AND lt.user_id = d.user_id
+            LEFT JOIN notifications n ON n.id = d.notification_id
             WHERE \(condition)
             ORDER BY d.created_at, d.provider, d.platform, d.device_token
             """
@@ -145,7 +147,8 @@ enum OutboxStatements {
                 createdAt: row.date("created_at"), updatedAt: row.date("updated_at"),
                 providerTicketID: row.optionalText("provider_ticket_id"),
                 deviceActive: row.optionalInt64("device_active").map { $0 != 0 },
-                providerStatus: row.optionalInt64("provider_status").map { Int($0) })
+                providerStatus: row.optionalInt64("provider_status").map { Int($0) },
+                openedAt: row.optionalDate("opened_at"))
 
         }
     }

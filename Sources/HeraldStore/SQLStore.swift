@@ -110,6 +110,10 @@ extension SQLStore {
         try await read { db in try InboxStatements.notification(userID: userID, id: id, db) }
     }
 
+    package func markOpened(userID: String, id: String, at: Date) async throws -> Date? {
+        try await write { db in try InboxStatements.markOpened(userID: userID, id: id, at: at, db) }
+    }
+
     package func markRead(userID: String, id: String, at: Date) async throws -> ChangeOutcome? {
         try await write { db in try InboxStatements.markRead(userID: userID, id: id, at: at, db) }
     }

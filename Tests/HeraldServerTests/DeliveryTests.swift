@@ -18,6 +18,8 @@ struct DeliveryTests {
             var nextAttemptAt: Date?
             /// The HTTP status of the provider's answer to the last attempt.
             var providerStatus: Int?
+            /// When the recipient first opened the notification from a push.
+            var openedAt: Date?
             var updatedAt: Date
         }
         var items: [Item]

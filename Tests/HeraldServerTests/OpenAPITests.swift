@@ -108,6 +108,7 @@ struct OpenAPITests {
     /// schema's required properties.
     static let serverWritten: Set<String> = [
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
+        "NotificationOpened",
         "LiveActivityPush",
     ]
 

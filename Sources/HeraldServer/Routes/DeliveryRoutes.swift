@@ -47,6 +47,8 @@ struct DeliveryItem: Encodable {
     var providerStatus: Int?
     /// `false` once the device's token was pruned (or replaced); `null` when the device is gone.
     var deviceActive: Bool?
+    /// When the recipient first opened the notification from a push; `null` until then.
+    var openedAt: Date?
     var notificationId: String
     var createdAt: Date
     var updatedAt: Date
@@ -54,6 +56,7 @@ struct DeliveryItem: Encodable {
     init(_ record: DeliveryRecord) {
         providerMessageId = record.providerMessageID ?? record.providerTicketID
         deviceActive = record.deviceActive
+        openedAt = record.openedAt
         providerStatus = record.providerStatus
         notificationId = record.notificationID
         createdAt = record.createdAt
@@ -76,7 +79,7 @@ struct DeliveryItem: Encodable {
     // Unset fields are spelled out as `null`.
     enum CodingKeys: String, CodingKey {
         case id, deviceToken, provider, platform, status, reason, attempts, nextAttemptAt, providerMessageId
-        case providerStatus, deviceActive, notificationId, createdAt, updatedAt
+        case providerStatus, deviceActive, openedAt, notificationId, createdAt, updatedAt
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -92,6 +95,7 @@ struct DeliveryItem: Encodable {
         try container.encode(providerMessageId, forKey: .providerMessageId)
         try container.encode(providerStatus, forKey: .providerStatus)
         try container.encode(deviceActive, forKey: .deviceActive)
+        try container.encode(openedAt, forKey: .openedAt)
         try container.encode(notificationId, forKey: .notificationId)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)

@@ -17,6 +17,7 @@ struct InboxRoutes {
             group.add(.POST, "/v1/me/notifications/seen", markAllSeen)
             group.add(.GET, "/v1/me/notifications/{id}", detail)
             group.add(.POST, "/v1/me/notifications/{id}/read", markRead)
+            group.add(.POST, "/v1/me/notifications/{id}/opened", markOpened)
             group.add(.DELETE, "/v1/me/notifications/{id}", delete)
             group.add(.GET, "/v1/me/counts", counts)
         }
@@ -43,6 +44,17 @@ struct InboxRoutes {
     @Sendable func markRead(_ request: Request, _ context: RequestContext) async throws -> Response {
         let outcome = try await change(request, context, services.store.markRead(userID:id:at:))
         return try Response.json(outcome.notification)
+    }
+
+    /// The user opened the notification from its push (every tap path of the app calls it):
+    /// `{id, openedAt}`, the first open kept; 404 as for read.
+    @Sendable func markOpened(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try context.user.id
+        let id = context.parameter("id")
+        guard let openedAt = try await services.store.markOpened(userID: userID, id: id, at: services.now()) else {
+            throw HTTPError.notificationNotFound
+        }
+        return try Response.json(NotificationOpened(id: id, openedAt: openedAt))
     }
 
     @Sendable func markAllSeen(_ request: Request, _ context: RequestContext) async throws -> Response {
@@ -108,4 +120,10 @@ struct InboxRoutes {
 extension HTTPError {
     /// The one answer for a bad id, another user's notification, a deleted one or an admin one.
     static let notificationNotFound = HTTPError(404, code: "not_found", message: "No such notification.")
+}
+
+/// `POST /v1/me/notifications/{id}/opened`'s answer.
+struct NotificationOpened: Encodable {
+    var id: String
+    var openedAt: Date
 }

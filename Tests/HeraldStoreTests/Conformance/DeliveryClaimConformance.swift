@@ -27,6 +27,8 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
         "a TTL of 0 gets one attempt when first due, never a retry; held by quiet hours it expires instead"
     case snooze =
         "a snooze is stored with the preferences, defers pushes as snoozed, and releasing it moves them sooner"
+    case opens =
+        "an open is kept the first time, shows on the notification's deliveries, and is the recipient's alone"
     case appIDs =
         "a device keeps the app it registered with (default when none), moves with a new registration, and its deliveries and receipts carry it"
 
@@ -277,6 +279,15 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(try await store.claimDueDeliveries(limit: 5, now: at(49), lease: 30).isEmpty)
             #expect(
                 try await store.claimDueDeliveries(limit: 5, now: at(50), lease: 30).map(\.deviceToken) == ["phone"])
+        case .opens:
+            try await store.addDevice("phone")
+            try await store.publishPushed(["n1"])
+            #expect(try await store.deliveries(notificationID: "n1").first?.openedAt == nil)
+            #expect(try await store.markOpened(userID: "u1", id: "n1", at: at(5)) == at(5))
+            #expect(try await store.markOpened(userID: "u1", id: "n1", at: at(9)) == at(5), "the first open is kept")
+            #expect(try await store.deliveries(notificationID: "n1").first?.openedAt == at(5))
+            #expect(try await store.markOpened(userID: "u2", id: "n1", at: at(9)) == nil)
+            #expect(try await store.markOpened(userID: "u1", id: "missing", at: at(9)) == nil)
         case .appIDs:
             try await store.addDevice("plain")
             try await store.addDevice("shop-phone", app: "shop")
