@@ -158,11 +158,7 @@ extension LiveActivityRequest {
             throw ValidationError(
                 field: "relevanceScore", code: "out_of_range", message: "relevanceScore must be a number of 0 or more.")
         }
-        if let ttlSeconds, !(0...Limits.pushTTLMaxSeconds).contains(ttlSeconds) {
-            throw ValidationError(
-                field: "ttlSeconds", code: "out_of_range",
-                message: "ttlSeconds must be between 0 and \(Limits.pushTTLMaxSeconds) (28 days).")
-        }
+        if let ttlSeconds { try PushOptions.validateTTL(ttlSeconds, field: "ttlSeconds") }
     }
 
     /// The push this request makes, published at `timestamp` (APNs `aps.timestamp`: ActivityKit

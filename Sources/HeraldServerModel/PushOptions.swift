@@ -195,12 +195,16 @@ extension PushOptions {
     /// ``ValidationError`` found.
     public func validate() throws { try validate(field: "push") }
 
+    /// A push's time to live: 0 (one attempt, never stored) to ``Limits/pushTTLMaxSeconds``.
+    static func validateTTL(_ seconds: Int, field: String) throws {
+        guard !(0...Limits.pushTTLMaxSeconds).contains(seconds) else { return }
+        throw ValidationError(
+            field: field, code: "out_of_range",
+            message: "\(field) must be between 0 and \(Limits.pushTTLMaxSeconds) (28 days).")
+    }
+
     func validate(field: String) throws {
-        if let ttlSeconds, !(0...Limits.pushTTLMaxSeconds).contains(ttlSeconds) {
-            throw ValidationError(
-                field: "\(field).ttlSeconds", code: "out_of_range",
-                message: "\(field).ttlSeconds must be between 0 and \(Limits.pushTTLMaxSeconds) (28 days).")
-        }
+        if let ttlSeconds { try Self.validateTTL(ttlSeconds, field: "\(field).ttlSeconds") }
         if let collapseId {
             if collapseId.isEmpty { throw ValidationError.invalid("\(field).collapseId", "must not be empty.") }
             if collapseId.utf8.count > Limits.collapseIdMaxBytes {

@@ -143,14 +143,8 @@ final class DeliveryWorker: Sendable {
     /// `rows` in requests of one app each (its access token), at most
     /// ``ExpoConfiguration/maxMessagesPerRequest`` a request.
     static func expoBatches(_ rows: [ClaimedDelivery]) -> [[ClaimedDelivery]] {
-        var apps: [String] = []
-        let byApp = Dictionary(grouping: rows) { row in
-            if !apps.contains(row.appID) { apps.append(row.appID) }
-            return row.appID
-        }
-        return apps.flatMap { app in
-            let rows = byApp[app] ?? []
-            return stride(from: 0, to: rows.count, by: ExpoConfiguration.maxMessagesPerRequest).map { start in
+        rows.grouped(by: \.appID).flatMap { rows in
+            stride(from: 0, to: rows.count, by: ExpoConfiguration.maxMessagesPerRequest).map { start in
                 Array(rows[start..<min(start + ExpoConfiguration.maxMessagesPerRequest, rows.count)])
             }
         }

@@ -53,7 +53,8 @@ final class ExpoReceiptPoller: Sendable {
                 logger.warning("claiming Expo receipts failed", metadata: ["error": "\(error)"])
                 claimed = []
             }
-            for batch in Self.batchesByApp(claimed) { await check(batch) }
+            // One request per app: its access token fetches its receipts.
+            for batch in claimed.grouped(by: \.appID) { await check(batch) }
             if claimed.count < ExpoConfiguration.maxReceiptIDsPerRequest {
                 await signal.wait(timeout: settings.receiptPollInterval)
             }
@@ -67,16 +68,6 @@ final class ExpoReceiptPoller: Sendable {
     }
 
     /// Fetches and records the receipts of `claimed`.
-    /// `claimed` in batches of one app each (its access token fetches the receipts), in order.
-    static func batchesByApp(_ claimed: [ClaimedReceipt]) -> [[ClaimedReceipt]] {
-        var order: [String] = []
-        let byApp = Dictionary(grouping: claimed) { receipt in
-            if !order.contains(receipt.appID) { order.append(receipt.appID) }
-            return receipt.appID
-        }
-        return order.compactMap { byApp[$0] }
-    }
-
     /// Fetches and records the receipts of `claimed`, all of one app.
     private func check(_ claimed: [ClaimedReceipt]) async {
         guard let app = claimed.first?.appID else { return }

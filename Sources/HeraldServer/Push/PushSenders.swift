@@ -57,19 +57,20 @@ struct PushSenders: Sendable {
             return client
         }
         // Credentials first: a bad file stops the start before any client thread runs.
+        // One provider token per signing key, whichever apps sign with it.
+        let signingKey = { (settings: APNsSettings) in "\(settings.teamID)/\(settings.keyID)" }
         var tokens: [String: APNsProviderToken] = [:]
         var accounts: [String: FCMServiceAccount] = [:]
         for app in appSettings {
-            if let settings = app.apns {
-                let signing = "\(settings.teamID)/\(settings.keyID)"
-                if tokens[signing] == nil { tokens[signing] = try Self.providerToken(settings, now: now) }
+            if let settings = app.apns, tokens[signingKey(settings)] == nil {
+                tokens[signingKey(settings)] = try Self.providerToken(settings, now: now)
             }
             if let settings = app.fcm { accounts[app.id] = try Self.serviceAccount(settings) }
         }
         var apps: [String: AppClients] = [:]
         for app in appSettings {
             var clients = AppClients()
-            if let settings = app.apns, let token = tokens["\(settings.teamID)/\(settings.keyID)"] {
+            if let settings = app.apns, let token = tokens[signingKey(settings)] {
                 let client = try http(caFile: settings.caFile)
                 for environment in PushEnvironment.allCases {
                     let url =
@@ -166,4 +167,23 @@ struct PushSenders: Sendable {
 public struct PushSettingsError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension Array {
+    /// The elements in groups of equal `key`, the groups in the order their keys first appear and
+    /// each in its elements' order: the worker's Expo batches and the poller's receipts, per app.
+    func grouped<Key: Hashable>(by key: (Element) -> Key) -> [[Element]] {
+        var position: [Key: Int] = [:]
+        var groups: [[Element]] = []
+        for element in self {
+            let value = key(element)
+            if let index = position[value] {
+                groups[index].append(element)
+            } else {
+                position[value] = groups.count
+                groups.append([element])
+            }
+        }
+        return groups
+    }
 }

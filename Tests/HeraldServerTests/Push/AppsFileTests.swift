@@ -80,6 +80,13 @@ struct AppsFileTests {
         #expect(problem?.hasPrefix(message) == true, "\(problem ?? "accepted")")
     }
 
+    @Test("per-app batches: groups in the order their app first appears, each in its rows' order")
+    func groupedByApp() {
+        let rows = [("shop", 1), ("default", 2), ("shop", 3), ("kiosk", 4), ("default", 5)]
+        #expect(rows.grouped(by: \.0).map { $0.map(\.1) } == [[1, 3], [2, 5], [4]])
+        #expect([(String, Int)]().grouped(by: \.0).isEmpty)
+    }
+
     @Test("herald serve stops with the file's problem, and --help names the flag and its twin")
     func serve() async throws {
         let directory = try TemporaryDirectory("herald-apps")
