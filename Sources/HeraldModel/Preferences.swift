@@ -13,12 +13,24 @@ public struct Preferences: Codable, Sendable, Equatable {
     /// Pushes wait until then (but the account category's and time-sensitive or critical ones);
     /// `nil`, or a time gone by: not snoozed.
     public var snoozedUntil: Date?
+    /// The user's daily digest: pushes marked for it wait for one summary at its time; `nil`
+    /// (never set) is off.
+    public var digest: DigestSettings?
+    /// Ids of the sources (integrations) whose pushes the user muted; the inbox still shows them.
+    public var mutedSources: [String]
+    /// The user's IANA time zone, for the digest and `deliverAt` local times; `nil`: the newest
+    /// device's, else UTC.
+    public var timeZone: String?
 
     public init(
         globalEnabled: Bool = true, osPermissionGranted: Bool? = nil, categories: [String: Bool] = [:],
-        disabledTypes: [String] = [], quietHours: QuietHours? = nil, snoozedUntil: Date? = nil
+        disabledTypes: [String] = [], quietHours: QuietHours? = nil, snoozedUntil: Date? = nil,
+        digest: DigestSettings? = nil, mutedSources: [String] = [], timeZone: String? = nil
     ) {
         self.snoozedUntil = snoozedUntil
+        self.digest = digest
+        self.mutedSources = mutedSources
+        self.timeZone = timeZone
         self.globalEnabled = globalEnabled
         self.osPermissionGranted = osPermissionGranted
         self.categories = categories
@@ -26,9 +38,27 @@ public struct Preferences: Codable, Sendable, Equatable {
         self.quietHours = quietHours
     }
 
-    // Always encode `osPermissionGranted`, `quietHours` and `snoozedUntil`, as `null` when unset.
+    // Always encode `osPermissionGranted`, `quietHours`, `snoozedUntil`, `digest` and `timeZone`,
+    // as `null` when unset.
     enum CodingKeys: String, CodingKey {
-        case globalEnabled, osPermissionGranted, categories, disabledTypes, quietHours, snoozedUntil
+        case globalEnabled, osPermissionGranted, categories, disabledTypes, quietHours, snoozedUntil, digest,
+            mutedSources, timeZone
+    }
+
+    /// Reads what ``encode(to:)`` writes; the fields added after the first release may be absent
+    /// (an older server's answer).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            globalEnabled: try container.decode(Bool.self, forKey: .globalEnabled),
+            osPermissionGranted: try container.decodeIfPresent(Bool.self, forKey: .osPermissionGranted),
+            categories: try container.decode([String: Bool].self, forKey: .categories),
+            disabledTypes: try container.decode([String].self, forKey: .disabledTypes),
+            quietHours: try container.decodeIfPresent(QuietHours.self, forKey: .quietHours),
+            snoozedUntil: try container.decodeIfPresent(Date.self, forKey: .snoozedUntil),
+            digest: try container.decodeIfPresent(DigestSettings.self, forKey: .digest),
+            mutedSources: try container.decodeIfPresent([String].self, forKey: .mutedSources) ?? [],
+            timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,7 +69,56 @@ public struct Preferences: Codable, Sendable, Equatable {
         try container.encode(disabledTypes, forKey: .disabledTypes)
         try container.encode(quietHours, forKey: .quietHours)
         try container.encode(snoozedUntil, forKey: .snoozedUntil)
+        try container.encode(digest, forKey: .digest)
+        try container.encode(mutedSources, forKey: .mutedSources)
+        try container.encode(timeZone, forKey: .timeZone)
     }
+}
+
+/// A user's daily digest: while `enabled`, pushes marked for the digest wait and go out as one
+/// summary push at `localTime` (`HH:mm`) in the user's time zone.
+public struct DigestSettings: Codable, Sendable, Equatable {
+    public var enabled: Bool
+    public var localTime: String
+
+    public init(enabled: Bool, localTime: String) {
+        self.enabled = enabled
+        self.localTime = localTime
+    }
+}
+
+/// Where a notification came from (an integration, a project, a bot), as its publisher names it:
+/// the unit a user mutes (`mutedSources`).
+public struct NotificationSource: Codable, Sendable, Equatable, Hashable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// One source a user has received notifications from (`GET /v1/me/sources`), for the
+/// preferences screen's switches: its newest name, whether it is muted, and when it last sent.
+public struct ReceivedSource: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var muted: Bool
+    public var lastReceivedAt: Date
+
+    public init(id: String, name: String, muted: Bool, lastReceivedAt: Date) {
+        self.id = id
+        self.name = name
+        self.muted = muted
+        self.lastReceivedAt = lastReceivedAt
+    }
+}
+
+/// `GET /v1/me/sources`: most recently heard from first.
+public struct ReceivedSources: Codable, Sendable, Equatable {
+    public var items: [ReceivedSource]
+    public init(items: [ReceivedSource]) { self.items = items }
 }
 
 /// A daily window in which pushes wait. `start` and `end` are `HH:mm` in `timeZone`;
@@ -69,12 +148,22 @@ public struct PreferencesPatch: Sendable, Equatable {
     public var quietHours: QuietHours??
     /// `.some(nil)` ends a snooze.
     public var snoozedUntil: Date??
+    /// `.some(nil)` clears the digest (off).
+    public var digest: DigestSettings??
+    /// Replaces the stored list when present.
+    public var mutedSources: [String]?
+    /// `.some(nil)` forgets the time zone.
+    public var timeZone: String??
 
     public init(
         globalEnabled: Bool? = nil, categories: [String: Bool]? = nil, disabledTypes: [String]? = nil,
-        quietHours: QuietHours?? = nil, snoozedUntil: Date?? = nil
+        quietHours: QuietHours?? = nil, snoozedUntil: Date?? = nil, digest: DigestSettings?? = nil,
+        mutedSources: [String]? = nil, timeZone: String?? = nil
     ) {
         self.snoozedUntil = snoozedUntil
+        self.digest = digest
+        self.mutedSources = mutedSources
+        self.timeZone = timeZone
         self.globalEnabled = globalEnabled
         self.categories = categories
         self.disabledTypes = disabledTypes

@@ -43,6 +43,12 @@ extension Preferences {
         }
         if let quietHours = patch.quietHours { copy.quietHours = quietHours }
         if let snoozedUntil = patch.snoozedUntil { copy.snoozedUntil = snoozedUntil }
+        if let digest = patch.digest { copy.digest = digest }
+        if let mutedSources = patch.mutedSources {
+            var seen: Set<String> = []
+            copy.mutedSources = mutedSources.filter { seen.insert($0).inserted }
+        }
+        if let timeZone = patch.timeZone { copy.timeZone = timeZone }
         return copy
     }
 
@@ -127,6 +133,20 @@ extension PreferencesPatch {
         }
         if case .some(.some(let window)) = quietHours {
             try window.validate(field: "quietHours")
+        }
+        if case .some(.some(let digest)) = digest, QuietHours.minutes(digest.localTime) == nil {
+            throw ValidationError.invalid("digest.localTime", "must be a time as HH:mm, from 00:00 to 23:59.")
+        }
+        if let mutedSources {
+            if mutedSources.count > Limits.mutedSourcesMax {
+                throw ValidationError.tooMany("mutedSources", max: Limits.mutedSourcesMax, what: "sources")
+            }
+            for (index, id) in mutedSources.enumerated() {
+                try Check.sourceID(id, "mutedSources[\(index)]")
+            }
+        }
+        if case .some(.some(let zone)) = timeZone {
+            try Check.timeZone(zone, "timeZone")
         }
     }
 }

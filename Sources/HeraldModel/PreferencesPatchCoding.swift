@@ -1,12 +1,13 @@
 import Foundation
 
 /// Decoding is strict, because a typo in a PATCH would otherwise be silently ignored:
-/// an unknown key, a wrong type, or `null` for anything but `quietHours` and `snoozedUntil` is a
-/// `DecodingError`. An absent `quietHours` keeps the stored window; `"quietHours": null` clears it;
-/// `"snoozedUntil": null` ends a snooze.
+/// an unknown key, a wrong type, or `null` for anything but `quietHours`, `snoozedUntil`, `digest`
+/// and `timeZone` is a `DecodingError`. An absent `quietHours` keeps the stored window;
+/// `"quietHours": null` clears it; `"snoozedUntil": null` ends a snooze; `"digest": null` turns the
+/// digest off and forgets its time; `"timeZone": null` forgets the time zone.
 extension PreferencesPatch: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case globalEnabled, categories, disabledTypes, quietHours, snoozedUntil
+        case globalEnabled, categories, disabledTypes, quietHours, snoozedUntil, digest, mutedSources, timeZone
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +36,18 @@ extension PreferencesPatch: Codable {
                 try container.decodeNil(forKey: .snoozedUntil)
                     ? nil : try container.decode(Date.self, forKey: .snoozedUntil))
         }
+        if container.contains(.digest) {
+            digest = .some(
+                try container.decodeNil(forKey: .digest)
+                    ? nil : try container.decode(StrictDigest.self, forKey: .digest).value)
+        }
+        if container.contains(.mutedSources) {
+            mutedSources = try container.decode([String].self, forKey: .mutedSources)
+        }
+        if container.contains(.timeZone) {
+            timeZone = .some(
+                try container.decodeNil(forKey: .timeZone) ? nil : try container.decode(String.self, forKey: .timeZone))
+        }
     }
 
     /// Encodes only what the patch names; a cleared `quietHours` as `null`.
@@ -53,6 +66,32 @@ extension PreferencesPatch: Codable {
         case .some(.none): try container.encodeNil(forKey: .snoozedUntil)
         case .some(.some(let until)): try container.encode(until, forKey: .snoozedUntil)
         }
+        switch digest {
+        case .none: break
+        case .some(.none): try container.encodeNil(forKey: .digest)
+        case .some(.some(let digest)): try container.encode(digest, forKey: .digest)
+        }
+        try container.encodeIfPresent(mutedSources, forKey: .mutedSources)
+        switch timeZone {
+        case .none: break
+        case .some(.none): try container.encodeNil(forKey: .timeZone)
+        case .some(.some(let zone)): try container.encode(zone, forKey: .timeZone)
+        }
+    }
+}
+
+/// `DigestSettings` decoded without tolerating unknown keys; both fields required.
+private struct StrictDigest: Decodable {
+    var value: DigestSettings
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case enabled, localTime }
+
+    init(from decoder: any Decoder) throws {
+        try StrictKeys.reject(unknownIn: decoder, allowed: CodingKeys.allCases.map(\.rawValue), type: "digest")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        value = DigestSettings(
+            enabled: try container.decode(Bool.self, forKey: .enabled),
+            localTime: try container.decode(String.self, forKey: .localTime))
     }
 }
 

@@ -64,6 +64,12 @@ public enum Limits {
     /// BCP 47 tags, as RFC 5646 recommends supporting.
     public static let localeMaxLength = 35
     public static let disabledTypesMax = 100
+    /// `mutedSources` in preferences.
+    public static let mutedSourcesMax = 200
+    /// A publish's `source.id`.
+    public static let sourceIdMaxLength = 128
+    /// A publish's `source.name`.
+    public static let sourceNameMaxLength = 100
     public static let allowedPrefixesMax = 100
     public static let allowedPrefixMaxLength = 512
     public static let catalogCategoriesMax = 50
@@ -166,6 +172,18 @@ package enum Check {
         if !isValidUserId(id) {
             throw ValidationError.invalid(
                 field, "must use only letters, digits and . _ : @ - (1 to \(Limits.userIdMaxLength)).")
+        }
+    }
+
+    /// A source id: the user-id alphabet (`A-Z a-z 0-9 . _ : @ -`), 1 to ``Limits/sourceIdMaxLength``.
+    package static func sourceID(_ id: String, _ field: String) throws {
+        if id.isEmpty { throw ValidationError.required(field) }
+        if id.utf8.count > Limits.sourceIdMaxLength {
+            throw ValidationError.tooLong(field, max: Limits.sourceIdMaxLength)
+        }
+        if !isValidUserId(id) {
+            throw ValidationError.invalid(
+                field, "must use only letters, digits and . _ : @ - (1 to \(Limits.sourceIdMaxLength)).")
         }
     }
 

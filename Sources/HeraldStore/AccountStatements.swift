@@ -159,7 +159,10 @@ enum AccountStatements {
 
     /// The columns ``preferences(_:)`` reads.
     static let preferenceColumns: SQL =
-        "global_enabled, os_permission_granted, categories, disabled_types, quiet_hours, snoozed_until"
+        """
+        global_enabled, os_permission_granted, categories, disabled_types, quiet_hours, snoozed_until, digest,
+        muted_sources, time_zone
+        """
 
     /// Preferences read from a row with ``preferenceColumns``.
     static func preferences(_ row: some StoreRow) throws(StoreError) -> Preferences {
@@ -169,7 +172,10 @@ enum AccountStatements {
             categories: row.json([String: Bool].self, "categories"),
             disabledTypes: row.json([String].self, "disabled_types"),
             quietHours: row.optionalJSON(QuietHours.self, "quiet_hours"),
-            snoozedUntil: row.optionalDate("snoozed_until"))
+            snoozedUntil: row.optionalDate("snoozed_until"),
+            digest: row.optionalJSON(DigestSettings.self, "digest"),
+            mutedSources: row.json([String].self, "muted_sources"),
+            timeZone: row.optionalText("time_zone"))
     }
 
     /// `userID`'s stored preferences; with `locking`, the row stays locked until the transaction
@@ -191,6 +197,8 @@ enum AccountStatements {
         let categories = try StoreJSON.encode(preferences.categories)
         let disabledTypes = try StoreJSON.encode(preferences.disabledTypes)
         let quietHours = try preferences.quietHours.map { hours throws(StoreError) in try StoreJSON.encode(hours) }
+        let digest = try preferences.digest.map { digest throws(StoreError) in try StoreJSON.encode(digest) }
+        let mutedSources = try StoreJSON.encode(preferences.mutedSources)
         let onConflict: SQL =
             replacing
             ? """
@@ -200,13 +208,17 @@ enum AccountStatements {
                 categories = excluded.categories,
                 disabled_types = excluded.disabled_types,
                 quiet_hours = excluded.quiet_hours,
-                snoozed_until = excluded.snoozed_until
+                snoozed_until = excluded.snoozed_until,
+                digest = excluded.digest,
+                muted_sources = excluded.muted_sources,
+                time_zone = excluded.time_zone
             """ : "DO NOTHING"
         try db.execute(
             """
             INSERT INTO preferences (user_id, \(preferenceColumns))
             VALUES (\(userID), \(preferences.globalEnabled), \(preferences.osPermissionGranted), \(categories),
-                    \(disabledTypes), \(quietHours), \(preferences.snoozedUntil))
+                    \(disabledTypes), \(quietHours), \(preferences.snoozedUntil), \(digest), \(mutedSources),
+                    \(preferences.timeZone))
             ON CONFLICT (user_id) \(onConflict)
             """)
     }

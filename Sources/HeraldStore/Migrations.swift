@@ -510,6 +510,17 @@ extension Migration {
                     "ALTER TABLE notifications ADD COLUMN opened_at \(d.bigint)"
                 ]
             ),
+            Migration(
+                version: 14, name: "attention: digest, muted sources and time zone in preferences",
+                sql: [
+                    // DigestSettings as JSON; NULL: never set (off).
+                    "ALTER TABLE preferences ADD COLUMN digest TEXT",
+                    // The muted source ids as a JSON array.
+                    "ALTER TABLE preferences ADD COLUMN muted_sources TEXT NOT NULL DEFAULT '[]'",
+                    // An IANA zone; NULL: the newest device's, else UTC.
+                    "ALTER TABLE preferences ADD COLUMN time_zone TEXT",
+                ]
+            ),
         ]
     }
 }
