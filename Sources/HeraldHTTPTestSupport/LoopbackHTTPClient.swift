@@ -167,6 +167,11 @@ public struct LoopbackResponse: Sendable {
     public var errorCode: String? {
         ((try? json()) as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["code"] as? String
     }
+
+    /// `error.message` of such a body.
+    public var errorMessage: String? {
+        ((try? json()) as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["message"] as? String
+    }
 }
 
 /// An open event stream.

@@ -38,11 +38,63 @@ public struct AppConfigDocument: Codable, Sendable, Equatable {
     public var deepLinks: DeepLinkPolicy?
     /// `nil` means the default catalog.
     public var catalog: Catalog?
+    /// At most `max` pushes of a category per user in any `periodSeconds`; one over is skipped
+    /// (`throttled`), or held for the user's digest when they have one on.
+    public var frequencyCaps: [FrequencyCap]?
+    /// Categories whose pushes wait for the user's digest while it is on (as `push.digest: true`).
+    public var digestCategories: [String]?
+    /// The summary push of a digest; `nil`: ``DigestTemplate/standard``.
+    public var digestTemplate: DigestTemplate?
 
-    public init(update: UpdatePolicy? = nil, deepLinks: DeepLinkPolicy? = nil, catalog: Catalog? = nil) {
+    public init(
+        update: UpdatePolicy? = nil, deepLinks: DeepLinkPolicy? = nil, catalog: Catalog? = nil,
+        frequencyCaps: [FrequencyCap]? = nil, digestCategories: [String]? = nil, digestTemplate: DigestTemplate? = nil
+    ) {
         self.update = update
         self.deepLinks = deepLinks
         self.catalog = catalog
+        self.frequencyCaps = frequencyCaps
+        self.digestCategories = digestCategories
+        self.digestTemplate = digestTemplate
+    }
+}
+
+/// A frequency cap: at most `max` pushes of `category` per user in any `periodSeconds`.
+public struct FrequencyCap: Codable, Sendable, Equatable {
+    public var category: String
+    public var max: Int
+    public var periodSeconds: Int
+
+    public init(category: String, max: Int, periodSeconds: Int) {
+        self.category = category
+        self.max = max
+        self.periodSeconds = periodSeconds
+    }
+}
+
+/// The title and body of a digest's summary push. `{count}` becomes the number of notifications it
+/// sums up and `{titles}` the newest titles (at most three, newest first, joined by ", ").
+public struct DigestTemplate: Codable, Sendable, Equatable {
+    public var title: String
+    public var body: String
+
+    public init(title: String, body: String) {
+        self.title = title
+        self.body = body
+    }
+
+    public static let standard = DigestTemplate(title: "Your daily digest", body: "{count} new: {titles}")
+
+    /// How many of the newest titles `{titles}` lists.
+    public static let titlesShown = 3
+
+    /// The template with `{count}` and `{titles}` filled in.
+    public func rendered(count: Int, titles: [String]) -> (title: String, body: String) {
+        func fill(_ text: String) -> String {
+            text.replacingOccurrences(of: "{count}", with: String(count))
+                .replacingOccurrences(of: "{titles}", with: titles.prefix(Self.titlesShown).joined(separator: ", "))
+        }
+        return (fill(title), fill(body))
     }
 }
 

@@ -4,15 +4,45 @@ import Foundation
 // "nothing set" and wipe the policy: every level rejects keys it does not know.
 
 extension AppConfigDocument {
-    private enum Keys: String, CodingKey { case update, deepLinks, catalog }
+    private enum Keys: String, CodingKey, CaseIterable {
+        case update, deepLinks, catalog, frequencyCaps, digestCategories, digestTemplate
+    }
 
     public init(from decoder: any Decoder) throws {
-        try StrictKeys.reject(unknownIn: decoder, allowed: ["update", "deepLinks", "catalog"], type: "app config")
+        try StrictKeys.reject(unknownIn: decoder, allowed: Keys.allCases.map(\.rawValue), type: "app config")
         let container = try decoder.container(keyedBy: Keys.self)
         self.init(
             update: try container.decodeIfPresent(UpdatePolicy.self, forKey: .update),
             deepLinks: try container.decodeIfPresent(DeepLinkPolicy.self, forKey: .deepLinks),
-            catalog: try container.decodeIfPresent(Catalog.self, forKey: .catalog))
+            catalog: try container.decodeIfPresent(Catalog.self, forKey: .catalog),
+            frequencyCaps: try container.decodeIfPresent([FrequencyCap].self, forKey: .frequencyCaps),
+            digestCategories: try container.decodeIfPresent([String].self, forKey: .digestCategories),
+            digestTemplate: try container.decodeIfPresent(DigestTemplate.self, forKey: .digestTemplate))
+    }
+}
+
+extension FrequencyCap {
+    private enum Keys: String, CodingKey, CaseIterable { case category, max, periodSeconds }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.reject(unknownIn: decoder, allowed: Keys.allCases.map(\.rawValue), type: "frequency cap")
+        let container = try decoder.container(keyedBy: Keys.self)
+        self.init(
+            category: try container.decode(String.self, forKey: .category),
+            max: try container.decode(Int.self, forKey: .max),
+            periodSeconds: try container.decode(Int.self, forKey: .periodSeconds))
+    }
+}
+
+extension DigestTemplate {
+    private enum Keys: String, CodingKey, CaseIterable { case title, body }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.reject(unknownIn: decoder, allowed: Keys.allCases.map(\.rawValue), type: "digest template")
+        let container = try decoder.container(keyedBy: Keys.self)
+        self.init(
+            title: try container.decode(String.self, forKey: .title),
+            body: try container.decode(String.self, forKey: .body))
     }
 }
 

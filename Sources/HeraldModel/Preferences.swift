@@ -87,18 +87,6 @@ public struct DigestSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// Where a notification came from (an integration, a project, a bot), as its publisher names it:
-/// the unit a user mutes (`mutedSources`).
-public struct NotificationSource: Codable, Sendable, Equatable, Hashable {
-    public var id: String
-    public var name: String
-
-    public init(id: String, name: String) {
-        self.id = id
-        self.name = name
-    }
-}
-
 /// One source a user has received notifications from (`GET /v1/me/sources`), for the
 /// preferences screen's switches: its newest name, whether it is muted, and when it last sent.
 public struct ReceivedSource: Codable, Sendable, Equatable {

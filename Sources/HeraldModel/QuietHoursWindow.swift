@@ -18,7 +18,7 @@ extension QuietHours {
     }
 
     /// Minutes after midnight of an `HH:mm` string, or `nil`.
-    static func minutes(_ text: String) -> Int? {
+    package static func minutes(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":") else { return nil }
         let digits = [bytes[0], bytes[1], bytes[3], bytes[4]]

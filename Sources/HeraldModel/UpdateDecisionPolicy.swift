@@ -76,5 +76,59 @@ extension AppConfigDocument {
             }
         }
         try catalog?.validate(field: "catalog")
+        try validateAttention()
+    }
+
+    /// Frequency caps name known categories other than account (never capped), once each, with
+    /// `max` at least 1 and a period of 1 second to 30 days; digest categories are known, not account;
+    /// the digest template has a title and fits a push.
+    func validateAttention() throws {
+        let known = Set((catalog ?? .standard).categories.map(\.id))
+        func checkCategory(_ id: String, _ field: String) throws {
+            guard known.contains(id) else {
+                throw ValidationError(
+                    field: field, code: "unknown_category",
+                    message: "\(field) '\(id.prefix(64))' is not a category of the catalog.")
+            }
+            if id == Catalog.accountCategoryID {
+                throw ValidationError(
+                    field: field, code: "not_configurable",
+                    message: "\(field): account messages are never capped or held for a digest.")
+            }
+        }
+        if let caps = frequencyCaps {
+            if caps.count > Limits.frequencyCapsMax {
+                throw ValidationError.tooMany("frequencyCaps", max: Limits.frequencyCapsMax, what: "caps")
+            }
+            var seen: Set<String> = []
+            for (index, cap) in caps.enumerated() {
+                let field = "frequencyCaps[\(index)]"
+                try checkCategory(cap.category, "\(field).category")
+                guard seen.insert(cap.category).inserted else {
+                    throw ValidationError(
+                        field: "\(field).category", code: "duplicate",
+                        message: "\(field).category '\(cap.category)' has another cap already.")
+                }
+                guard (1...Limits.frequencyCapMax).contains(cap.max) else {
+                    throw ValidationError(
+                        field: "\(field).max", code: "out_of_range",
+                        message: "\(field).max must be from 1 to \(Limits.frequencyCapMax).")
+                }
+                guard (1...Limits.frequencyCapPeriodMaxSeconds).contains(cap.periodSeconds) else {
+                    throw ValidationError(
+                        field: "\(field).periodSeconds", code: "out_of_range",
+                        message:
+                            "\(field).periodSeconds must be from 1 to \(Limits.frequencyCapPeriodMaxSeconds) (30 days)."
+                    )
+                }
+            }
+        }
+        if let categories = digestCategories {
+            for (index, id) in categories.enumerated() { try checkCategory(id, "digestCategories[\(index)]") }
+        }
+        if let template = digestTemplate {
+            try Check.requiredText(template.title, "digestTemplate.title", max: Limits.titleMaxLength)
+            try Check.maxLength(template.body, "digestTemplate.body", Limits.bodyMaxLength)
+        }
     }
 }

@@ -64,6 +64,14 @@ public enum Limits {
     /// BCP 47 tags, as RFC 5646 recommends supporting.
     public static let localeMaxLength = 35
     public static let disabledTypesMax = 100
+    /// `frequencyCaps` in app config (one per category at most).
+    public static let frequencyCapsMax = 50
+    /// A cap's `max`.
+    public static let frequencyCapMax = 10_000
+    /// A cap's `periodSeconds`: 30 days.
+    public static let frequencyCapPeriodMaxSeconds = 30 * 86_400
+    /// How far ahead a publish's `sendAt` may be: a year.
+    public static let sendAtMaxSeconds = 365 * 86_400
     /// `mutedSources` in preferences.
     public static let mutedSourcesMax = 200
     /// A publish's `source.id`.

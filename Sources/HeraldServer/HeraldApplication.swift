@@ -41,6 +41,7 @@ public final class HeraldApplication: Sendable {
             }, sections: pushMetrics.render)
         let wake = WakeSignal()
         let broadcastWake = WakeSignal()
+        let attentionWake = WakeSignal()
         let services = Services(
             store: store, hub: hub,
             auth: Authenticator(
@@ -49,7 +50,7 @@ public final class HeraldApplication: Sendable {
                     rate: configuration.publisherLimits.rate, burst: configuration.publisherLimits.burst),
                 consoleSessions: configuration.consoleSessions, now: now),
             appConfig: AppConfigState(try await store.appConfig()), metrics: metrics, deliveryWake: wake,
-            broadcastWake: broadcastWake, publisherLimits: configuration.publisherLimits,
+            broadcastWake: broadcastWake, attentionWake: attentionWake, publisherLimits: configuration.publisherLimits,
             appIDs: Set(configuration.allApps.map(\.id)), now: now)
         let senders = try PushSenders(
             apps: configuration.allApps, expoReceiptDelay: configuration.expo.receiptDelay, logger: logger, now: now)
@@ -72,11 +73,15 @@ public final class HeraldApplication: Sendable {
         let broadcastRunner = BroadcastRunner(
             store: store, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
             settings: configuration.broadcasts, logger: logger, now: now)
+        let attentionRunner = AttentionRunner(
+            store: store, appConfig: services.appConfig, deliveryWake: wake, signal: attentionWake,
+            settings: configuration.attention, logger: logger, now: now)
         self.services = services
         self.jobs = ServiceGroup(
             Self.jobs(
                 configuration, services: services, worker: worker, tokenKeepers: tokenKeepers,
-                receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, logger: logger),
+                receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, attentionRunner: attentionRunner,
+                logger: logger),
             logger: logger)
         self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
 
@@ -120,6 +125,7 @@ public final class HeraldApplication: Sendable {
         ConsoleAssetRoutes().register(in: &router)
         DeliveryRoutes(services: services).register(in: &router)
         BroadcastRoutes(services: services).register(in: &router)
+        MessageRoutes(services: services).register(in: &router)
         LiveActivityRoutes(services: services).register(in: &router)
         return router
     }
@@ -136,11 +142,11 @@ public final class HeraldApplication: Sendable {
     /// The long-lived jobs, in start order (they stop in reverse): stream heartbeats, the stream
     /// expiry sweep and hourly pruning of the event log and of expired idempotency claims; with
     /// push on, the provider-token keeper, the delivery worker and the Expo receipt poller; with
-    /// broadcasts on, the broadcast runner.
+    /// broadcasts on, the broadcast runner; the attention runner (scheduled notifications, digests).
     private static func jobs(
         _ configuration: HeraldConfiguration, services: Services, worker: DeliveryWorker,
         tokenKeepers: [ProviderTokenKeeper], receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
-        logger: Logger
+        attentionRunner: AttentionRunner, logger: Logger
     ) -> [any Service] {
         let hub = services.hub
         let store = services.store
@@ -173,6 +179,7 @@ public final class HeraldApplication: Sendable {
             if let receiptPoller { jobs.append(receiptPoller) }
         }
         if configuration.broadcasts.isEnabled { jobs.append(broadcastRunner) }
+        jobs.append(attentionRunner)
         return jobs
     }
 

@@ -64,6 +64,8 @@ public struct HeraldConfiguration: Sendable {
     public var pushWorker = PushWorkerSettings()
     /// Chunking and lease of the broadcast runner.
     public var broadcasts = BroadcastSettings()
+    /// Scheduled notifications and digests.
+    public var attention = AttentionSettings()
     /// What one API key may ask of the server: call rate, broadcasts at once, publish size.
     public var publisherLimits = PublisherLimits()
     public var consoleSessions = ConsoleSessionSettings()

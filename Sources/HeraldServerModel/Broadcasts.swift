@@ -49,11 +49,15 @@ public struct BroadcastRequest: Codable, Sendable, Equatable {
     public var deepLink: String?
     public var detail: NotificationDetail?
     public var push: PushOptions?
+    /// The integration it comes from (what a user can mute), as on a publish.
+    public var source: NotificationSource?
 
     public init(
         audience: BroadcastAudience, type: String, title: String, body: String, data: [String: String]? = nil,
-        deepLink: String? = nil, detail: NotificationDetail? = nil, push: PushOptions? = nil
+        deepLink: String? = nil, detail: NotificationDetail? = nil, push: PushOptions? = nil,
+        source: NotificationSource? = nil
     ) {
+        self.source = source
         self.audience = audience
         self.type = type
         self.title = title
@@ -81,5 +85,6 @@ public struct BroadcastRequest: Codable, Sendable, Equatable {
         }
         try PublishRequest.validateContent(
             type: type, title: title, body: body, data: data, deepLink: deepLink, detail: detail, push: push)
+        try PublishRequest.validate(source: source)
     }
 }

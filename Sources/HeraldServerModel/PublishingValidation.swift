@@ -26,6 +26,39 @@ extension PublishRequest {
         }
         try Self.validateContent(
             type: type, title: title, body: body, data: data, deepLink: deepLink, detail: detail, push: push)
+        try Self.validate(source: source)
+        if sendAt != nil, deliverAt != nil {
+            throw ValidationError.invalid("deliverAt", "cannot be given with sendAt: choose one.")
+        }
+        if let deliverAt, LocalTime.minutes(deliverAt.localTime) == nil {
+            throw ValidationError.invalid("deliverAt.localTime", "must be a time as HH:mm, from 00:00 to 23:59.")
+        }
+    }
+
+    /// Checks `sendAt` at `now`: not in the past, at most ``Limits/sendAtMaxSeconds`` ahead.
+    public func validateSchedule(now: Date) throws {
+        guard let sendAt else { return }
+        // A second of grace for the publisher's clock and the request's way here.
+        if sendAt < now.addingTimeInterval(-1) {
+            throw ValidationError(
+                field: "sendAt", code: "out_of_range",
+                message: "sendAt is in the past; leave it out to publish now.")
+        }
+        if sendAt.timeIntervalSince(now) > Double(Limits.sendAtMaxSeconds) {
+            throw ValidationError(
+                field: "sendAt", code: "out_of_range",
+                message: "sendAt must be at most \(Limits.sendAtMaxSeconds / 86_400) days ahead.")
+        }
+    }
+
+    /// Checks a publish's or a broadcast's `source`: an id of the user-id alphabet and a name.
+    static func validate(source: NotificationSource?) throws {
+        guard let source else { return }
+        try Check.sourceID(source.id, "source.id")
+        try Check.requiredText(source.name, "source.name", max: Limits.sourceNameMaxLength)
+        if Check.hasControl(source.name) {
+            throw ValidationError.invalid("source.name", "must not contain control characters.")
+        }
     }
 
     /// Checks the notification fields a publish and a broadcast share (everything but the

@@ -56,6 +56,8 @@ public struct PushOptions: Codable, Sendable, Equatable {
     public var channelId: String?
     /// FCM's analytics label (`fcm_options.analytics_label`).
     public var analyticsLabel: String?
+    /// Wait for the recipient's digest, while they have one on (see `digestCategories`).
+    public var digest: Bool?
 
     /// `sound` for the platform's default sound: what every push plays unless told otherwise
     /// (PUSH-07: a push in the foreground still shows a banner and plays a sound).
@@ -70,8 +72,9 @@ public struct PushOptions: Codable, Sendable, Equatable {
         send: Bool, priority: Priority? = nil, ttlSeconds: Int? = nil, collapseId: String? = nil,
         sound: PushSound? = nil, interruptionLevel: InterruptionLevel? = nil, relevanceScore: Double? = nil,
         threadId: String? = nil, category: String? = nil, imageURL: String? = nil, subtitle: String? = nil,
-        contentAvailable: Bool? = nil, channelId: String? = nil, analyticsLabel: String? = nil
+        contentAvailable: Bool? = nil, channelId: String? = nil, analyticsLabel: String? = nil, digest: Bool? = nil
     ) {
+        self.digest = digest
         self.send = send
         self.priority = priority
         self.ttlSeconds = ttlSeconds
@@ -96,12 +99,12 @@ public struct PushOptions: Codable, Sendable, Equatable {
     public var usesRichOptions: Bool {
         sound?.isCritical == true || interruptionLevel != nil || relevanceScore != nil || threadId != nil
             || category != nil || imageURL != nil || subtitle != nil || contentAvailable != nil || channelId != nil
-            || analyticsLabel != nil
+            || analyticsLabel != nil || digest != nil
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case send, priority, ttlSeconds, collapseId, sound, interruptionLevel, relevanceScore, threadId, category
-        case imageURL, subtitle, contentAvailable, channelId, analyticsLabel
+        case imageURL, subtitle, contentAvailable, channelId, analyticsLabel, digest
     }
 
     public init(from decoder: any Decoder) throws {
@@ -121,6 +124,7 @@ public struct PushOptions: Codable, Sendable, Equatable {
         contentAvailable = try container.decodeIfPresent(Bool.self, forKey: .contentAvailable)
         channelId = try container.decodeIfPresent(String.self, forKey: .channelId)
         analyticsLabel = try container.decodeIfPresent(String.self, forKey: .analyticsLabel)
+        digest = try container.decodeIfPresent(Bool.self, forKey: .digest)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The statements of the per-user and per-server tables both stores run the same way: settings,
 /// API keys, preferences, devices, analytics events and the app config. Each function runs
@@ -221,6 +222,31 @@ enum AccountStatements {
                     \(preferences.timeZone))
             ON CONFLICT (user_id) \(onConflict)
             """)
+    }
+
+    /// The time zone of each user in the JSON array `users`: their preferences' `timeZone`, else
+    /// their newest device's (active ones first), else UTC. Two reads, by key.
+    static func timeZones<DB: StoreConnection>(_ users: String, _ db: DB) throws -> [String: TimeZone] {
+        let preferred = try db.query(
+            """
+            SELECT user_id, time_zone FROM preferences
+            WHERE user_id IN (\(DB.jsonTextElements(users))) AND time_zone IS NOT NULL
+            """
+        ) { row throws(StoreError) in try (row.text("user_id"), row.text("time_zone")) }
+        let devices = try db.query(
+            """
+            SELECT user_id, time_zone FROM devices
+            WHERE user_id IN (\(DB.jsonTextElements(users))) AND time_zone IS NOT NULL
+            ORDER BY active DESC, updated_at DESC
+            """
+        ) { row throws(StoreError) in try (row.text("user_id"), row.text("time_zone")) }
+        let preferredZones = Dictionary(preferred, uniquingKeysWith: { first, _ in first })
+        let deviceZones = Dictionary(devices, uniquingKeysWith: { first, _ in first })
+        var zones: [String: TimeZone] = [:]
+        for user in Set(preferredZones.keys).union(deviceZones.keys) {
+            zones[user] = LocalTime.zone(preferred: preferredZones[user], fallback: deviceZones[user])
+        }
+        return zones
     }
 
     // MARK: Devices

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// Broadcasts, as both stores run them: stored with their listed audience in the request,
 /// fanned out later by a runner one chunk per write transaction, through the same writes as
@@ -86,6 +87,12 @@ enum BroadcastStatements {
                     \(BroadcastStatus.queued.rawValue), \(total), 0, '', \(broadcast.createdAt),
                     \(broadcast.createdAt))
             """)
+        // A broadcast is a message too, under the same id.
+        try MessageStatements.insert(
+            NewMessage(
+                id: broadcast.id, kind: .broadcast, apiKeyID: broadcast.apiKeyID, type: broadcast.template.type,
+                title: broadcast.template.title, category: broadcast.category, source: broadcast.template.source,
+                createdAt: broadcast.createdAt), db)
         if let claim, let idempotencyKey {
             // The response of a broadcast's claim is its id.
             try db.execute(
@@ -200,8 +207,9 @@ enum BroadcastStatements {
 
     /// Writes the next chunk of a held broadcast; `nil` when `claimToken` no longer holds it.
     static func fanOutChunk<DB: StoreConnection>(
-        id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, leaseExpiry: Date, _ db: DB
+        id: String, claimToken: String, limit: Int, rules: PushRules, now: Date, leaseExpiry: Date, _ db: DB
     ) throws -> BroadcastChunk? {
+        let catalog = rules.catalog
         let held = try db.queryOne(
             """
             SELECT audience, template, after_user_id FROM broadcasts
@@ -229,9 +237,10 @@ enum BroadcastStatements {
             NewNotification(
                 id: UUID().uuidString.lowercased(), userID: userID, type: template.type, category: category,
                 hidden: hidden, title: template.title, body: template.body, data: template.data,
-                deepLink: template.deepLink, detail: template.detail, push: template.push, createdAt: now)
+                deepLink: template.deepLink, detail: template.detail, push: template.push, messageID: id,
+                source: template.source, createdAt: now)
         }
-        let (events, counts) = try InboxStatements.writeNotifications(notifications, catalog: catalog, db)
+        let (events, counts) = try InboxStatements.writeNotifications(notifications, rules: rules, db)
 
         let reached = users.count
         let cursor = users.last ?? held.after

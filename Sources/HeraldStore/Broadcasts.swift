@@ -32,11 +32,13 @@ public struct BroadcastTemplate: Codable, Sendable, Equatable {
     public var deepLink: String?
     public var detail: NotificationDetail?
     public var push: PushOptions?
+    public var source: NotificationSource?
 
     public init(
         type: String, title: String, body: String, data: [String: String] = [:], deepLink: String? = nil,
-        detail: NotificationDetail? = nil, push: PushOptions? = nil
+        detail: NotificationDetail? = nil, push: PushOptions? = nil, source: NotificationSource? = nil
     ) {
+        self.source = source
         self.type = type
         self.title = title
         self.body = body
@@ -54,9 +56,15 @@ public struct NewBroadcast: Sendable, Equatable {
     public var template: BroadcastTemplate
     /// `nil`: every user Herald knows; otherwise the listed ids (repeats are stored once).
     public var userIDs: [String]?
+    /// The category the catalog gives its type now (recorded on its message).
+    public var category: String?
     public var createdAt: Date
 
-    public init(id: String, apiKeyID: String, template: BroadcastTemplate, userIDs: [String]?, createdAt: Date) {
+    public init(
+        id: String, apiKeyID: String, template: BroadcastTemplate, userIDs: [String]?, category: String? = nil,
+        createdAt: Date
+    ) {
+        self.category = category
         self.id = id
         self.apiKeyID = apiKeyID
         self.template = template

@@ -16,8 +16,10 @@ public enum DeliveryStatus: String, Codable, Sendable, CaseIterable {
     case skipped
     /// Its TTL ran out before it could be sent.
     case expired
-    /// Waiting for the user's quiet hours to end.
+    /// Waiting for the user's quiet hours (or snooze) to end.
     case deferred
+    /// Held for the user's digest: its summary push carries it (the row itself is never sent).
+    case digested
 }
 
 /// Why a delivery was skipped when the push policy did not rule it out.

@@ -71,10 +71,11 @@ enum DeliveryStatements {
         guard !due.isEmpty else { return [] }
         var rows = try dueDetails(jsonArray(due), claimToken: claimToken, leaseExpiry: leaseExpiry, db)
         if rows.count < due.count {
-            // The rest are Live Activity pushes (or rows whose push is gone).
+            // The rest are Live Activity pushes and digest summaries (or rows whose push is gone).
             let found = Set(rows.map(\.delivery.id))
             let rest = jsonArray(due.filter { !found.contains($0) })
             rows += try dueLiveActivityDetails(rest, claimToken: claimToken, leaseExpiry: leaseExpiry, db)
+            rows += try dueDigestDetails(rest, claimToken: claimToken, leaseExpiry: leaseExpiry, db)
         }
         // Back in due order: one lookup per row (a sort would look up both sides of each comparison).
         let position = Dictionary(uniqueKeysWithValues: due.enumerated().map { ($0.element, $0.offset) })
@@ -181,6 +182,35 @@ enum DeliveryStatements {
                     title: content.alert?.title ?? "", body: content.alert?.body ?? "", data: [:], deepLink: nil,
                     hasDetail: false, createdAt: row.date("created_at")),
                 liveActivity: content)
+        }
+    }
+
+    /// ``dueDetails(_:claimToken:leaseExpiry:_:)`` for digest summaries: the summary stands in for
+    /// the notification (its id, type ``DigestStatements/summaryType``, its title and body, and
+    /// `digestCount` in the data), with the recipient's unseen count as the badge.
+    private static func dueDigestDetails<DB: StoreConnection>(
+        _ ids: String, claimToken: String, leaseExpiry: Date, _ db: DB
+    ) throws -> [DueDelivery] {
+        try db.query(
+            """
+            SELECT \(dueColumns), g.id AS digest_id, g.title AS title, g.body AS body, g.count AS count,
+                   g.created_at AS created_at, COALESCE(c.unseen, 0) AS badge,
+                   CASE WHEN v.active = 1 AND v.user_id = d.user_id THEN 1 ELSE 0 END AS device_live
+            FROM deliveries d
+            JOIN digests g ON g.id = d.notification_id
+            LEFT JOIN user_counters c ON c.user_id = d.user_id
+            LEFT JOIN devices v ON v.token = d.device_token
+            WHERE d.id IN (\(DB.jsonTextElements(ids))) AND d.kind = \(DeliveryKind.digest)
+            """
+        ) { row throws(StoreError) in
+            try DueDelivery(
+                row, claimToken: claimToken, leaseExpiry: leaseExpiry,
+                notification: InboxNotification(
+                    id: row.text("digest_id"), type: DigestStatements.summaryType, category: nil,
+                    title: row.text("title"), body: row.text("body"),
+                    data: ["digestCount": String(try row.int("count"))], deepLink: nil, hasDetail: false,
+                    createdAt: row.date("created_at")),
+                push: PushOptions(send: true), badge: row.int("badge"))
         }
     }
 

@@ -58,8 +58,40 @@ public protocol HeraldStore: Sendable {
     /// and `catalog`: a queued row, a skipped row with the policy's reason, or a deferred row
     /// due when quiet hours end; a recipient without an active device gets one skipped
     /// `no_device` row. The TTL expiry is the creation time plus `ttlSeconds`.
-    func publish(_ notifications: [NewNotification], catalog: Catalog, idempotency: IdempotencyClaim?) async throws
-        -> PublishOutcome
+    ///
+    /// With `message`, the message is recorded in the same transaction; a scheduled message's
+    /// notifications are held instead (nothing visible, counted, streamed or pushed) until
+    /// ``publishDueScheduled(limit:rules:now:)`` publishes them at their time.
+    func publish(
+        _ notifications: [NewNotification], message: NewMessage?, rules: PushRules, idempotency: IdempotencyClaim?
+    ) async throws -> PublishOutcome
+
+    // MARK: Messages
+
+    /// The message `id` with its funnel; nil for an unknown id.
+    func message(id: String) async throws -> (record: MessageRecord, funnel: MessageFunnel)?
+    /// Messages newest first with their funnels.
+    func messages(_ query: MessageQuery) async throws -> MessagePage
+    /// Cancels what of message `id` has not gone out (see ``MessageCancellation``); nil for an unknown id.
+    func cancelMessage(id: String, now: Date) async throws -> MessageCancellation?
+    /// Publishes at most `limit` scheduled notifications whose time has come, in ONE transaction,
+    /// each exactly as a publish at `now` would write it. Several servers may run it at once:
+    /// each notification is published once.
+    func publishDueScheduled(limit: Int, rules: PushRules, now: Date) async throws -> ScheduledPublishRun
+    /// When the earliest scheduled notification is due; nil when none waits.
+    func nextScheduledDue() async throws -> Date?
+    /// The sources `userID` has received notifications from, most recent first, with their mutes.
+    func sources(userID: String) async throws -> [ReceivedSource]
+
+    // MARK: Digests
+
+    /// Writes, in ONE transaction, the summary push of at most `limit` users whose digest is due at
+    /// `now` (see ``DigestTemplate``); several servers may run it at once, each user is summed up once.
+    func runDueDigests(limit: Int, template: DigestTemplate, catalog: Catalog, now: Date) async throws -> DigestRun
+    /// When the earliest pending digest is due; nil when none is pending.
+    func nextDigestDue() async throws -> Date?
+    /// Moves `userID`'s pending digest to `at`; false when none was pending.
+    func rescheduleDigest(userID: String, at: Date) async throws -> Bool
 
     // MARK: Inbox (never hidden `admin.*` rows, never deleted rows)
 
@@ -147,7 +179,7 @@ public protocol HeraldStore: Sendable {
     /// `nil`, writing nothing, when `claimToken` no longer holds the broadcast (another runner
     /// claimed it after the lease ran out, or it ended).
     func fanOutBroadcastChunk(
-        id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, lease: TimeInterval
+        id: String, claimToken: String, limit: Int, rules: PushRules, now: Date, lease: TimeInterval
     ) async throws -> BroadcastChunk?
     /// Hands a claimed broadcast back (a runner stopping between chunks): claimable again at
     /// `now`, from its cursor. `false`, changing nothing, when `claimToken` no longer holds it.
@@ -247,6 +279,13 @@ public protocol HeraldStore: Sendable {
 }
 
 extension HeraldStore {
+    /// Publishes `notifications` now, under `catalog` alone and without a message.
+    public func publish(_ notifications: [NewNotification], catalog: Catalog, idempotency: IdempotencyClaim?)
+        async throws -> PublishOutcome
+    {
+        try await publish(notifications, message: nil, rules: PushRules(catalog: catalog), idempotency: idempotency)
+    }
+
     /// The stored app config, `nil` before the first write.
     public func appConfig() async throws -> AppConfigDocument? {
         try await appConfigRecord().document
@@ -255,6 +294,14 @@ extension HeraldStore {
     /// Stores `document` as the next version, whatever version stands.
     public func setAppConfig(_ document: AppConfigDocument, at: Date) async throws {
         _ = try await setAppConfig(document, at: at, ifVersion: nil)
+    }
+
+    /// ``fanOutBroadcastChunk(id:claimToken:limit:rules:now:lease:)`` under `catalog` alone.
+    public func fanOutBroadcastChunk(
+        id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, lease: TimeInterval
+    ) async throws -> BroadcastChunk? {
+        try await fanOutBroadcastChunk(
+            id: id, claimToken: claimToken, limit: limit, rules: PushRules(catalog: catalog), now: now, lease: lease)
     }
 
     /// Stores `broadcast` without a cap on the key's broadcasts at once.
@@ -337,13 +384,20 @@ public struct NewNotification: Sendable, Equatable {
     public var deepLink: String?
     public var detail: NotificationDetail?
     public var push: PushOptions?
+    /// The message (publish or broadcast) it is part of.
+    public var messageID: String?
+    /// Where it came from, as its publisher named it (what a user can mute).
+    public var source: NotificationSource?
     public var createdAt: Date
 
     public init(
         id: String, userID: String, type: String, category: String?, hidden: Bool = false,
         title: String, body: String, data: [String: String] = [:], deepLink: String? = nil,
-        detail: NotificationDetail? = nil, push: PushOptions? = nil, createdAt: Date
+        detail: NotificationDetail? = nil, push: PushOptions? = nil, messageID: String? = nil,
+        source: NotificationSource? = nil, createdAt: Date
     ) {
+        self.messageID = messageID
+        self.source = source
         self.id = id
         self.userID = userID
         self.type = type
@@ -384,9 +438,11 @@ public enum PublishOutcome: Sendable, Equatable {
     /// order; `counts`: per recipient after the write. The claim (if any) was recorded with the
     /// ``PublishedNotification`` list so a replay answers the same.
     case created(events: [StreamEventRecord], counts: [String: Counts])
+    /// Scheduled: nothing visible yet; each notification (input order) publishes at its time.
+    case scheduled(sendAt: [Date])
     /// Same API key and key within the window and the same request hash: the first answer;
     /// nothing written.
-    case replayed([PublishedNotification])
+    case replayed(PublishResponse)
     /// Same key, different request hash: nothing written.
     case conflict
 }

@@ -32,7 +32,9 @@ enum InboxStatements {
     /// A publish: replays or refuses a claimed key, otherwise writes the notifications and
     /// records the claim's answer.
     static func publish<DB: StoreConnection>(
-        _ notifications: [NewNotification], catalog: Catalog, idempotency claim: IdempotencyClaim?, _ db: DB
+        _ notifications: [NewNotification], message: NewMessage?, rules: PushRules,
+        idempotency claim: IdempotencyClaim?,
+        _ db: DB
     ) throws -> PublishOutcome {
         if let claim {
             try db.lockIdempotencyKey(claim)
@@ -46,15 +48,28 @@ enum InboxStatements {
             }
             if let stored, stored.createdAt >= claim.notBefore {
                 guard stored.hash == claim.requestHash else { return .conflict }
-                return .replayed(try StoreJSON.decode([PublishedNotification].self, from: stored.response))
+                return .replayed(try replayedAnswer(stored.response))
             }
         }
 
-        let (events, counts) = try writeNotifications(notifications, catalog: catalog, db)
+        if let message { try MessageStatements.insert(message, db) }
+        var events: [StreamEventRecord] = []
+        var counts: [String: Counts] = [:]
+        var answer: [PublishedNotification]
+        var times: [Date]?
+        if let message, let schedule = message.schedule {
+            let scheduled = try MessageStatements.schedule(notifications, schedule, now: message.createdAt, db)
+            times = scheduled
+            answer = zip(notifications, scheduled).map {
+                PublishedNotification(id: $0.id, recipient: $0.userID, sendAt: $1)
+            }
+        } else {
+            (events, counts) = try writeNotifications(notifications, rules: rules, db)
+            answer = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
+        }
 
         if let claim {
-            let answer = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
-            let response = try StoreJSON.encode(answer)
+            let response = try StoreJSON.encode(PublishResponse(messageId: message?.id, notifications: answer))
             let claimedAt = notifications.first?.createdAt ?? Date()
             try db.execute(
                 """
@@ -66,14 +81,24 @@ enum InboxStatements {
                     created_at = excluded.created_at
                 """)
         }
+        if let times { return .scheduled(sendAt: times) }
         return .created(events: events, counts: counts)
+    }
+
+    /// A stored answer: the whole response, or (recorded before messages) the notifications alone.
+    private static func replayedAnswer(_ text: String) throws -> PublishResponse {
+        if text.hasPrefix("[") {
+            return PublishResponse(
+                messageId: nil, notifications: try StoreJSON.decode([PublishedNotification].self, from: text))
+        }
+        return try StoreJSON.decode(PublishResponse.self, from: text)
     }
 
     /// Writes the rows, their stream events, their delivery rows and the recipients' counters,
     /// inside the caller's write transaction: what a publish and a broadcast chunk share.
     /// Answers the `notification.created` events (input order) and each recipient's counts.
     static func writeNotifications<DB: StoreConnection>(
-        _ notifications: [NewNotification], catalog: Catalog, _ db: DB
+        _ notifications: [NewNotification], rules: PushRules, _ db: DB
     ) throws -> (events: [StreamEventRecord], counts: [String: Counts]) {
         var pending: [PendingEvent] = []
         pending.reserveCapacity(notifications.count)
@@ -87,7 +112,7 @@ enum InboxStatements {
             }
         }
 
-        try OutboxStatements.writeOutbox(for: notifications, catalog: catalog, db)
+        try OutboxStatements.writeOutbox(for: notifications, rules: rules, db)
 
         var counts: [String: Counts] = [:]
         // Counter rows are locked in user-id order: two publishes to the same users, listed in
@@ -132,11 +157,12 @@ enum InboxStatements {
         try db.execute(
             """
             INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data, deep_link,
-                                       detail, has_detail, push, created_at, list_json)
+                                       detail, has_detail, push, created_at, list_json, message_id, source_id,
+                                       source_name)
             VALUES (\(notification.id), \(notification.userID), \(notification.type), \(notification.category),
                     \(notification.hidden), \(notification.title), \(notification.body), \(data),
                     \(notification.deepLink), \(detail), \(hasDetail), \(push), \(notification.createdAt),
-                    \(listJSON))
+                    \(listJSON), \(notification.messageID), \(notification.source?.id), \(notification.source?.name))
             """)
         guard !notification.hidden else { return nil }
         writer.notificationClose(readAt: nil, seenAt: nil)

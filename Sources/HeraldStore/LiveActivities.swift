@@ -66,4 +66,6 @@ public enum LiveActivityPushOutcome: Sendable, Equatable {
 enum DeliveryKind {
     static let notification = "notification"
     static let liveActivity = "liveActivity"
+    /// A digest's summary push: its `notification_id` is the `digests` row's id.
+    static let digest = "digest"
 }

@@ -521,6 +521,82 @@ extension Migration {
                     "ALTER TABLE preferences ADD COLUMN time_zone TEXT",
                 ]
             ),
+            Migration(
+                version: 16, name: "messages, scheduled notifications, sources, digests",
+                sql: [
+                    // A publish or a broadcast as one thing (a broadcast's id is its message's).
+                    // `send_at` / `deliver_local_time`: its schedule, if any; `cancelled_at` once a
+                    // publisher cancelled what had not gone out.
+                    """
+                    CREATE TABLE messages (
+                        seq \(d.sequenceKey),
+                        id TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL,
+                        api_key_id TEXT,
+                        type TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        category TEXT,
+                        source_id TEXT,
+                        source_name TEXT,
+                        send_at \(d.bigint),
+                        deliver_local_time TEXT,
+                        created_at \(d.bigint) NOT NULL,
+                        cancelled_at \(d.bigint),
+                        completed_at \(d.bigint)
+                    )
+                    """,
+                    "ALTER TABLE notifications ADD COLUMN message_id TEXT",
+                    "ALTER TABLE notifications ADD COLUMN source_id TEXT",
+                    "ALTER TABLE notifications ADD COLUMN source_name TEXT",
+                    // A funnel counts one message's rows; the sources list groups one user's.
+                    "CREATE INDEX notifications_message ON notifications (message_id) WHERE message_id IS NOT NULL",
+                    """
+                    CREATE INDEX notifications_user_source ON notifications (user_id, source_id, seq)
+                    WHERE source_id IS NOT NULL
+                    """,
+                    // A notification waiting for its time: the whole notification as JSON, written
+                    // to the inbox (with its pushes) only when `due_at` comes.
+                    """
+                    CREATE TABLE scheduled_notifications (
+                        id TEXT PRIMARY KEY,
+                        message_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL,
+                        due_at \(d.bigint) NOT NULL,
+                        notification TEXT NOT NULL,
+                        created_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX scheduled_notifications_due ON scheduled_notifications (due_at, id)",
+                    "CREATE INDEX scheduled_notifications_message ON scheduled_notifications (message_id)",
+                    // Frequency caps count a user's recent pushes.
+                    "CREATE INDEX deliveries_user_created ON deliveries (user_id, created_at)",
+                    // A held (`digested`) row's summary once one carried it; NULL while held.
+                    "ALTER TABLE deliveries ADD COLUMN digest_id TEXT",
+                    """
+                    CREATE INDEX deliveries_held ON deliveries (user_id)
+                    WHERE status = 'digested' AND digest_id IS NULL
+                    """,
+                    // When each user's next digest summary is due (a row only while one is pending).
+                    """
+                    CREATE TABLE digest_schedule (
+                        user_id TEXT PRIMARY KEY,
+                        due_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX digest_schedule_due ON digest_schedule (due_at)",
+                    // One summary push: what its delivery rows (kind `digest`) send.
+                    """
+                    CREATE TABLE digests (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        created_at \(d.bigint) NOT NULL
+                    )
+                    """,
+                ]
+            ),
         ]
     }
 }

@@ -17,11 +17,14 @@ enum OutboxStatements {
         var platform: String
         var environment: String
         var appID: String
+        var timeZone: String?
+        var updatedAt: Int64
     }
 
     /// Writes the delivery rows of every notification that asks for push; see
-    /// ``HeraldStore/publish(_:catalog:idempotency:)``. Hidden (`admin.*`) rows never push.
-    static func writeOutbox<DB: StoreConnection>(for notifications: [NewNotification], catalog: Catalog, _ db: DB)
+    /// ``HeraldStore/publish(_:message:rules:idempotency:)``. Hidden (`admin.*`) rows never push.
+    /// A push held for a digest (`digested`) waits for its user's digest run, which is scheduled here.
+    static func writeOutbox<DB: StoreConnection>(for notifications: [NewNotification], rules: PushRules, _ db: DB)
         throws
     {
         let pushed = notifications.filter { $0.push?.send == true && !$0.hidden }
@@ -34,6 +37,7 @@ enum OutboxStatements {
         let users = DeliveryStatements.jsonArray(userIDs)
         let devices = try activeDevices(users, db)
         let preferences = try storedPreferences(users, db)
+        var capUsage = CapUsage()
 
         var random = SystemRandomNumberGenerator()
         for notification in pushed {
@@ -50,18 +54,102 @@ enum OutboxStatements {
                 try row(nil, .skipped, DeliverySkipReason.noDevice, nil)
                 continue
             }
+            let stored = preferences[notification.userID] ?? Preferences()
+            let cap = rules.cap(for: notification.category)
+            var overCap = false
+            if let cap {
+                overCap = try capUsage.used(cap, by: notification.userID, at: notification.createdAt, db) >= cap.max
+            }
+            let newest = userDevices.max { $0.updatedAt < $1.updatedAt }
+            let circumstances = PushCircumstances(
+                interruptionLevel: notification.push?.interruptionLevel?.rawValue, sourceID: notification.source?.id,
+                digestEligible: notification.push?.digest == true
+                    || notification.category.map(rules.digestCategories.contains) == true,
+                overCap: overCap, timeZone: LocalTime.zone(preferred: stored.timeZone, fallback: newest?.timeZone))
             let decision = PushPolicy.decide(
-                preferences: preferences[notification.userID] ?? Preferences(), type: notification.type,
-                category: notification.category, catalog: catalog, now: notification.createdAt,
-                interruptionLevel: notification.push?.interruptionLevel?.rawValue)
+                preferences: stored, type: notification.type, category: notification.category,
+                catalog: rules.catalog, now: notification.createdAt, circumstances: circumstances)
             for device in userDevices {
                 switch decision {
                 case .send: try row(device, .queued, nil, notification.createdAt)
                 case .skip(let reason): try row(device, .skipped, reason.rawValue, nil)
                 case .defer(let until, let snoozed):
                     try row(device, .deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
+                case .digest: try row(device, .digested, nil, nil)
                 }
             }
+            switch decision {
+            case .send, .defer:
+                if let cap { capUsage.count(cap, by: notification.userID) }
+            case .digest(let at):
+                try DigestStatements.schedule(userID: notification.userID, at: at, db)
+            case .skip:
+                break
+            }
+        }
+    }
+
+    /// The delivery rows of digest summary `digestID` (kind `digest`): one per active device of
+    /// the user, queued, or as the push policy says under their switches, snooze and quiet hours
+    /// (a summary has no category, type or source of its own); one `no_device` row without a device.
+    static func writeSummaryRows<DB: StoreConnection>(
+        digestID: String, userID: String, catalog: Catalog, now: Date, _ db: DB
+    ) throws {
+        let users = DeliveryStatements.jsonArray([userID])
+        let devices = try activeDevices(users, db)[userID] ?? []
+        let stored = try storedPreferences(users, db)[userID] ?? Preferences()
+        var random = SystemRandomNumberGenerator()
+        let row = { (device: OutboxDevice?, status: DeliveryStatus, reason: String?, due: Date?) throws in
+            try NewDeliveryRow(
+                id: DeliveryID.make(using: &random), notificationID: digestID, userID: userID,
+                kind: DeliveryKind.digest,
+                target: device.map { ($0.token, $0.provider, $0.platform, $0.environment) }, appID: device?.appID,
+                status: status, reason: reason, due: due, expiresAt: nil, createdAt: now
+            ).insert(db)
+        }
+        guard !devices.isEmpty else { return try row(nil, .skipped, DeliverySkipReason.noDevice, nil) }
+        let decision = PushPolicy.decide(
+            preferences: stored, type: DigestStatements.summaryType, category: nil, catalog: catalog, now: now)
+        for device in devices {
+            switch decision {
+            case .send, .digest: try row(device, .queued, nil, now)
+            case .skip(let reason): try row(device, .skipped, reason.rawValue, nil)
+            case .defer(let until, let snoozed):
+                try row(device, .deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
+            }
+        }
+    }
+
+    /// How many pushes of a capped category each user had in the cap's period: read once per
+    /// (user, category) in a publish, then counted on as the publish adds pushes.
+    private struct CapUsage {
+        private var used: [String: Int] = [:]
+
+        private static func key(_ cap: FrequencyCap, _ userID: String) -> String { userID + "\u{0}" + cap.category }
+
+        /// The user's pushes of the cap's category in the period ending `at`: the notifications of
+        /// that category that got a push row not skipped nor held for a digest.
+        mutating func used(_ cap: FrequencyCap, by userID: String, at: Date, _ db: some StoreConnection) throws -> Int {
+            let key = Self.key(cap, userID)
+            if let known = used[key] { return known }
+            let since = at.addingTimeInterval(-Double(cap.periodSeconds))
+            let count =
+                try db.queryOne(
+                    """
+                    SELECT COUNT(DISTINCT d.notification_id) AS n
+                    FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+                    WHERE d.user_id = \(userID) AND d.created_at > \(since) AND d.kind = \(DeliveryKind.notification)
+                      AND d.status NOT IN (\(DeliveryStatus.skipped.rawValue), \(DeliveryStatus.digested.rawValue))
+                      AND n.category = \(cap.category)
+                    """
+                ) { row throws(StoreError) in try row.int("n") } ?? 0
+            used[key] = count
+            return count
+        }
+
+        /// One more push of the cap's category for the user.
+        mutating func count(_ cap: FrequencyCap, by userID: String) {
+            used[Self.key(cap, userID), default: 0] += 1
         }
     }
 
@@ -74,7 +162,8 @@ enum OutboxStatements {
                 user: row.text("user_id"),
                 device: OutboxDevice(
                     token: row.text("token"), provider: row.text("provider"), platform: row.text("platform"),
-                    environment: row.text("environment"), appID: row.text("app_id"))
+                    environment: row.text("environment"), appID: row.text("app_id"),
+                    timeZone: row.optionalText("time_zone"), updatedAt: row.int64("updated_at"))
             )
         }
         return Dictionary(grouping: rows, by: \.user).mapValues { $0.map(\.device) }
@@ -93,7 +182,7 @@ enum OutboxStatements {
     /// Served by `devices_user`, one index search per user.
     static func activeDevicesQuery<DB: StoreConnection>(_ users: String, _: DB.Type) -> SQL {
         """
-        SELECT user_id, token, provider, platform, environment, app_id FROM devices
+        SELECT user_id, token, provider, platform, environment, app_id, time_zone, updated_at FROM devices
         WHERE user_id IN (\(DB.jsonTextElements(users))) AND active = 1
         """
     }

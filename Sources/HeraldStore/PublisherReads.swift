@@ -39,10 +39,11 @@ public struct DeliveryTally: Sendable, Equatable, Codable {
     public var skipped = 0
     public var expired = 0
     public var deferred = 0
+    public var digested = 0
 
     public init() {}
 
-    public var total: Int { queued + sending + sent + failed + skipped + expired + deferred }
+    public var total: Int { queued + sending + sent + failed + skipped + expired + deferred + digested }
 
     public mutating func add(_ status: DeliveryStatus, _ count: Int) {
         switch status {
@@ -53,6 +54,7 @@ public struct DeliveryTally: Sendable, Equatable, Codable {
         case .skipped: skipped += count
         case .expired: expired += count
         case .deferred: deferred += count
+        case .digested: digested += count
         }
     }
 }

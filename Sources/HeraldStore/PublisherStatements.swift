@@ -21,10 +21,7 @@ enum PublisherStatements {
         if let from = query.createdFrom { conditions.append("n.created_at >= \(from)") }
         if let before = query.createdBefore { conditions.append("n.created_at < \(before)") }
         if let beforeSeq = query.beforeSeq { conditions.append("n.seq < \(beforeSeq)") }
-        var filter: SQL = ""
-        for (index, condition) in conditions.enumerated() {
-            filter = index == 0 ? "WHERE \(condition)" : "\(filter) AND \(condition)"
-        }
+        let filter = SQL.whereClause(conditions)
         var items = try db.query(
             """
             SELECT n.seq, n.id, n.user_id, n.type, n.category, n.title, n.body, n.hidden, n.created_at, n.read_at,

@@ -91,6 +91,15 @@ package struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation, Custo
         }
     }
 
+    /// `WHERE` and every condition joined by `AND`; empty with none.
+    static func whereClause(_ conditions: [SQL]) -> SQL {
+        var clause: SQL = ""
+        for (index, condition) in conditions.enumerated() {
+            clause = index == 0 ? "WHERE \(condition)" : "\(clause) AND \(condition)"
+        }
+        return clause
+    }
+
     /// The statement text for `dialect`, with its placeholders.
     func text(for dialect: SQLDialect) -> String {
         guard !values.isEmpty else { return parts[0] }

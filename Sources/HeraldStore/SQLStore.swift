@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 
 /// The one implementation of ``HeraldStore``, for every database: each method runs the
 /// statements both databases share (``InboxStatements``, ``AccountStatements``,
@@ -90,9 +91,62 @@ extension SQLStore {
     // MARK: Publishing
 
     package func publish(
-        _ notifications: [NewNotification], catalog: Catalog, idempotency claim: IdempotencyClaim?
+        _ notifications: [NewNotification], message: NewMessage?, rules: PushRules, idempotency claim: IdempotencyClaim?
     ) async throws -> PublishOutcome {
-        try await write { db in try InboxStatements.publish(notifications, catalog: catalog, idempotency: claim, db) }
+        try await write { db in
+            try InboxStatements.publish(notifications, message: message, rules: rules, idempotency: claim, db)
+        }
+    }
+
+    // MARK: Messages
+
+    package func message(id: String) async throws -> (record: MessageRecord, funnel: MessageFunnel)? {
+        try await snapshot { db in try MessageStatements.message(id: id, db).map { (record: $0.0, funnel: $0.1) } }
+    }
+
+    package func messages(_ query: MessageQuery) async throws -> MessagePage {
+        try await snapshot { db in try MessageStatements.page(query, db) }
+    }
+
+    package func cancelMessage(id: String, now: Date) async throws -> MessageCancellation? {
+        try await write { db in try MessageStatements.cancel(id: id, now: now, db) }
+    }
+
+    package func publishDueScheduled(limit: Int, rules: PushRules, now: Date) async throws -> ScheduledPublishRun {
+        try await write { db in try MessageStatements.publishDue(limit: limit, rules: rules, now: now, db) }
+    }
+
+    package func nextScheduledDue() async throws -> Date? {
+        try await read { db in try MessageStatements.nextDue(db) }
+    }
+
+    package func sources(userID: String) async throws -> [ReceivedSource] {
+        try await snapshot { db in
+            let muted = try AccountStatements.storedPreferences(db, userID: userID)?.mutedSources ?? []
+            return try MessageStatements.sources(userID: userID, mutedSources: muted, db)
+        }
+    }
+
+    // MARK: Digests
+
+    package func runDueDigests(limit: Int, template: DigestTemplate, catalog: Catalog, now: Date) async throws
+        -> DigestRun
+    {
+        try await write { db in
+            try DigestStatements.runDue(limit: limit, template: template, catalog: catalog, now: now, db)
+        }
+    }
+
+    package func nextDigestDue() async throws -> Date? {
+        try await read { db in
+            try db.queryOne("SELECT MIN(due_at) AS due FROM digest_schedule") { row throws(StoreError) in
+                try row.optionalDate("due")
+            } ?? nil
+        }
+    }
+
+    package func rescheduleDigest(userID: String, at: Date) async throws -> Bool {
+        try await write { db in try DigestStatements.reschedule(userID: userID, at: at, db) }
     }
 
     // MARK: Inbox
@@ -214,14 +268,13 @@ extension SQLStore {
     }
 
     package func fanOutBroadcastChunk(
-        id: String, claimToken: String, limit: Int, catalog: Catalog, now: Date, lease: TimeInterval
+        id: String, claimToken: String, limit: Int, rules: PushRules, now: Date, lease: TimeInterval
     ) async throws -> BroadcastChunk? {
         precondition(limit > 0, "a broadcast chunk must reach at least one user")
         let leaseExpiry = Claim(now: now, lease: lease).leaseExpiry
         return try await write { db in
             try BroadcastStatements.fanOutChunk(
-                id: id, claimToken: claimToken, limit: limit, catalog: catalog, now: now, leaseExpiry: leaseExpiry,
-                db)
+                id: id, claimToken: claimToken, limit: limit, rules: rules, now: now, leaseExpiry: leaseExpiry, db)
         }
     }
 

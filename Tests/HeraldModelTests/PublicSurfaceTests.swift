@@ -16,6 +16,8 @@ struct PublicSurfaceTests {
         "NotificationDestination",
         // Preferences, quiet hours and the OS permission.
         "Preferences", "PreferencesPatch", "QuietHours", "PermissionDecision", "PermissionStatus", "PermissionSync",
+        // The digest switch and the per-source mutes of the preferences screen.
+        "DigestSettings", "ReceivedSource", "ReceivedSources",
         // Devices and push registration; the data a push carries to the app.
         "Device", "DeviceList", "DevicePlatform", "DeviceRegistration", "PushEnvironment", "PushProvider", "PushData",
         // Live Activity tokens the app registers (ActivityKit's update and push-to-start tokens).
@@ -24,7 +26,7 @@ struct PublicSurfaceTests {
         "AnalyticsEvent", "AnalyticsEventBatch", "AnalyticsEventReceipt",
         // Remote app config and the update decision.
         "AppConfigDocument", "AppConfigResponse", "DeepLinkPolicy", "PlatformUpdatePolicy", "UpdateDecision",
-        "UpdatePolicy", "SemanticVersion",
+        "UpdatePolicy", "SemanticVersion", "FrequencyCap", "DigestTemplate",
         // Errors, limits and validation both sides apply.
         "ErrorEnvelope", "ValidationError", "Validate", "Limits",
         // Free-form JSON (`data`, analytics properties) and nested type names.

@@ -153,6 +153,8 @@ struct PushPolicyTests {
     @Test("skip reasons have stable snake_case names")
     func reasons() {
         #expect(
-            PushSkipReason.allCases.map(\.rawValue) == ["global_off", "os_denied", "category_off", "type_disabled"])
+            PushSkipReason.allCases.map(\.rawValue) == [
+                "global_off", "os_denied", "category_off", "type_disabled", "source_muted", "throttled",
+            ])
     }
 }

@@ -57,6 +57,12 @@ struct OpenAPITests {
         "LiveActivityTokenRegistration",
         "LiveActivityToken",
         "LiveActivityRequest",
+        "DigestSettings",
+        "DigestTemplate",
+        "FrequencyCap",
+        "NotificationSource",
+        "ReceivedSource",
+        "ReceivedSourceList",
     ]
 
     static func decode(_ schema: String, _ data: Data) throws {
@@ -100,6 +106,12 @@ struct OpenAPITests {
         case "LiveActivityTokenRegistration": try decode(LiveActivityTokenRegistration.self)
         case "LiveActivityToken": try decode(LiveActivityToken.self)
         case "LiveActivityRequest": try decode(LiveActivityRequest.self)
+        case "DigestSettings": try decode(DigestSettings.self)
+        case "DigestTemplate": try decode(DigestTemplate.self)
+        case "FrequencyCap": try decode(FrequencyCap.self)
+        case "NotificationSource": try decode(NotificationSource.self)
+        case "ReceivedSource": try decode(ReceivedSource.self)
+        case "ReceivedSourceList": try decode(ReceivedSources.self)
         default: Issue.record("no model type for \(schema)")
         }
     }
@@ -109,7 +121,7 @@ struct OpenAPITests {
     static let serverWritten: Set<String> = [
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
         "NotificationOpened",
-        "LiveActivityPush",
+        "LiveActivityPush", "Message", "MessageList", "MessageCancellation",
     ]
 
     @Test func everySchemaHasAnExampleThatDecodesIntoItsModelType() throws {

@@ -10,6 +10,18 @@ final class ManualClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
+/// The real time, moved forward on demand: for a server and the provider look-alikes that must
+/// agree on the time (provider tokens are checked against it) while a test skips hours ahead.
+final class OffsetClock: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
+    }
+}
+
 @Suite("Live updates under concurrency, expiry and limits")
 struct StreamConsistencyTests {
     static func open(_ server: TestServer, _ user: String) async throws -> SSEConnection {

@@ -67,7 +67,7 @@ final class BroadcastRunner: Sendable {
                 guard
                     let chunk = try await store.fanOutBroadcastChunk(
                         id: claim.id, claimToken: claim.claimToken, limit: settings.chunkSize,
-                        catalog: appConfig.catalog, now: now(), lease: settings.lease)
+                        rules: appConfig.rules, now: now(), lease: settings.lease)
                 else { return true }  // taken over after the lease ran out
                 failures = 0
                 if chunk.wroteDeliveries { deliveryWake.wake() }

@@ -36,14 +36,15 @@ struct BroadcastRoutes {
             }
         let template = BroadcastTemplate(
             type: broadcast.type, title: broadcast.title, body: broadcast.body, data: broadcast.data ?? [:],
-            deepLink: broadcast.deepLink, detail: broadcast.detail, push: broadcast.push)
+            deepLink: broadcast.deepLink, detail: broadcast.detail, push: broadcast.push, source: broadcast.source)
         let claim = try idempotencyKey.map { idempotencyKey in
             IdempotencyClaim(
                 apiKeyID: key.id, key: idempotencyKey, requestHash: try Self.fingerprint(broadcast),
                 notBefore: now.addingTimeInterval(-PublisherRoutes.idempotencyWindow))
         }
         let new = NewBroadcast(
-            id: UUID().uuidString.lowercased(), apiKeyID: key.id, template: template, userIDs: userIDs, createdAt: now)
+            id: UUID().uuidString.lowercased(), apiKeyID: key.id, template: template, userIDs: userIDs,
+            category: services.appConfig.catalog.category(forType: broadcast.type), createdAt: now)
         let maxActive = services.publisherLimits.maxActiveBroadcasts
         switch try await services.store.createBroadcast(
             new, idempotency: claim, maxActive: maxActive > 0 ? maxActive : nil)
@@ -140,12 +141,14 @@ struct BroadcastItem: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, status, audience, total, processed, failureReason, createdAt, startedAt, completedAt
+        case id, messageId, status, audience, total, processed, failureReason, createdAt, startedAt, completedAt
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        // A broadcast is a message under the same id (GET /v1/messages/{id}).
+        try container.encode(id, forKey: .messageId)
         try container.encode(status, forKey: .status)
         try container.encode(audience, forKey: .audience)
         try container.encode(total, forKey: .total)

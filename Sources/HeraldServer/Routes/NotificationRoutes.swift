@@ -112,6 +112,7 @@ struct DeliveryTallyItem: Encodable {
     var skipped: Int
     var expired: Int
     var deferred: Int
+    var digested: Int
 
     init(_ tally: DeliveryTally) {
         total = tally.total
@@ -122,6 +123,7 @@ struct DeliveryTallyItem: Encodable {
         skipped = tally.skipped
         expired = tally.expired
         deferred = tally.deferred
+        digested = tally.digested
     }
 }
 

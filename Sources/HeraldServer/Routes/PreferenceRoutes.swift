@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldModel
+import HeraldServerModel
 
 /// Preferences, the OS permission decision and the start-up permission sync.
 struct PreferenceRoutes {
@@ -12,7 +13,14 @@ struct PreferenceRoutes {
             group.add(.PATCH, "/v1/me/preferences", patch)
             group.add(.POST, "/v1/me/permission", recordDecision)
             group.add(.POST, "/v1/me/permission/sync", sync)
+            group.add(.GET, "/v1/me/sources", sources)
         }
+    }
+
+    /// The sources the user has received notifications from, for one switch each.
+    @Sendable func sources(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let userID = try context.user.id
+        return try Response.json(ReceivedSources(items: try await services.store.sources(userID: userID)))
     }
 
     @Sendable func read(_ request: Request, _ context: RequestContext) async throws -> Response {
@@ -27,6 +35,12 @@ struct PreferenceRoutes {
         let now = services.now()
         try patch.validateSnooze(now: now)
         let saved = try await services.updatePreferences(of: userID) { $0 = $0.applying(patch) }
+        if patch.digest != nil || patch.timeZone != nil {
+            // What the digest holds goes out at its new time; at once when it was turned off.
+            let zone = LocalTime.zone(preferred: saved.timeZone, fallback: nil)
+            let due = PushPolicy.digestTime(saved, now: now, zone: zone) ?? now
+            if try await services.store.rescheduleDigest(userID: userID, at: due) { services.attentionWake.wake() }
+        }
         if let snooze = patch.snoozedUntil {
             // A snooze ended or moved sooner: what it held is due at its new end (now, if gone).
             let due = max(now, snooze ?? now)

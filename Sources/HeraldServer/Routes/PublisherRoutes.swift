@@ -30,28 +30,40 @@ struct PublisherRoutes {
         }
         try Self.checkStoredSize(publish, limit: services.publisherLimits.maxPublishBytes)
         let now = services.now()
-        let catalog = services.appConfig.catalog
+        try publish.validateSchedule(now: now)
+        let rules = services.appConfig.rules
+        let catalog = rules.catalog
         try PushSizeCheck.check(NotificationDraft(publish), catalog: catalog)
+        let category = catalog.category(forType: publish.type)
+        let message = NewMessage(
+            id: NewMessage.makeID(), apiKeyID: key.id, type: publish.type, title: publish.title, category: category,
+            source: publish.source, schedule: Self.schedule(publish), createdAt: now)
         let notifications = publish.recipients.map { recipient in
             NewNotification(
-                id: UUID().uuidString.lowercased(), userID: recipient, type: publish.type,
-                category: catalog.category(forType: publish.type), hidden: catalog.isHidden(type: publish.type),
-                title: publish.title, body: publish.body, data: publish.data ?? [:], deepLink: publish.deepLink,
-                detail: publish.detail, push: publish.push, createdAt: now)
+                id: UUID().uuidString.lowercased(), userID: recipient, type: publish.type, category: category,
+                hidden: catalog.isHidden(type: publish.type), title: publish.title, body: publish.body,
+                data: publish.data ?? [:], deepLink: publish.deepLink, detail: publish.detail, push: publish.push,
+                messageID: message.id, source: publish.source, createdAt: now)
         }
         let claim = try idempotencyKey.map { idempotencyKey in
             IdempotencyClaim(
                 apiKeyID: key.id, key: idempotencyKey, requestHash: try Self.fingerprint(publish),
                 notBefore: now.addingTimeInterval(-Self.idempotencyWindow))
         }
-        switch try await services.store.publish(notifications, catalog: catalog, idempotency: claim) {
+        switch try await services.store.publish(notifications, message: message, rules: rules, idempotency: claim) {
         case .created:
             // The store's change feed tells the recipients' open streams once this commits.
             if publish.push?.send == true { services.deliveryWake.wake() }
             let published = notifications.map { PublishedNotification(id: $0.id, recipient: $0.userID) }
-            return try Response.json(PublishResponse(notifications: published), status: 202)
-        case .replayed(let published):
-            var response = try Response.json(PublishResponse(notifications: published), status: 202)
+            return try Response.json(PublishResponse(messageId: message.id, notifications: published), status: 202)
+        case .scheduled(let times):
+            services.attentionWake.wake()
+            let published = zip(notifications, times).map {
+                PublishedNotification(id: $0.id, recipient: $0.userID, sendAt: $1)
+            }
+            return try Response.json(PublishResponse(messageId: message.id, notifications: published), status: 202)
+        case .replayed(let answer):
+            var response = try Response.json(answer, status: 202)
             response.headers["Idempotent-Replayed"] = "true"
             return response
         case .conflict:
@@ -59,6 +71,13 @@ struct PublisherRoutes {
                 422, code: "idempotency_key_reused",
                 message: "This Idempotency-Key was used in the last 24 hours with a different request body.")
         }
+    }
+
+    /// When the publish's notifications appear: `sendAt`, `deliverAt`, or now (nil).
+    static func schedule(_ publish: PublishRequest) -> MessageSchedule? {
+        if let sendAt = publish.sendAt { return .at(sendAt) }
+        if let deliverAt = publish.deliverAt { return .localTime(deliverAt.localTime) }
+        return nil
     }
 
     /// The request's `Idempotency-Key`, checked; `nil` without one. Broadcasts take it too.

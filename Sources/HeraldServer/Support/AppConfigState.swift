@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldServerModel
 import HeraldStore
 import Synchronization
 
@@ -15,6 +16,9 @@ final class AppConfigState: Sendable {
 
     /// The catalog in force: the published one, else the default.
     var catalog: Catalog { document.withLock { $0.catalog ?? .standard } }
+
+    /// The push policy's rules in force: the catalog, frequency caps and digest categories.
+    var rules: PushRules { document.withLock { PushRules($0) } }
 
     func replace(with newDocument: AppConfigDocument) {
         document.withLock { $0 = newDocument }

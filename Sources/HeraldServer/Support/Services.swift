@@ -15,6 +15,8 @@ struct Services: Sendable {
     let deliveryWake: WakeSignal
     /// Wakes the broadcast runner after a broadcast was stored.
     let broadcastWake: WakeSignal
+    /// Wakes the attention runner after a scheduled publish or a digest change.
+    let attentionWake: WakeSignal
     /// Broadcasts at once and publish size per API key (the call rate is the ``Authenticator``'s).
     let publisherLimits: PublisherLimits
     /// The apps a device may name (`appId`): the default and the apps file's.

@@ -22,7 +22,7 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(atPath: credentials.directory) }
         // The restarted process signs a new provider token; APNs refuses one within 20 minutes
         // of the last, so the sandbox's clock moves on between the two processes.
-        let clock = SandboxClock()
+        let clock = OffsetClock()
         let sandbox = try APNsSandbox(credentials: credentials, clock: { clock.now })
         let gateway = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(tls: credentials.tls), answering: sandbox.answer)
@@ -95,16 +95,5 @@ struct CrashRecoveryTests {
             var notifications: [Item]
         }
         return try JSONDecoder().decode(Published.self, from: Data(response.body)).notifications.map(\.id)
-    }
-}
-
-/// The sandbox's clock: the real time, moved forward on demand.
-private final class SandboxClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
-
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-
-    func advance(by seconds: TimeInterval) {
-        offset.withLock { $0 += seconds }
     }
 }

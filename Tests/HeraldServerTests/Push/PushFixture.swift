@@ -24,11 +24,15 @@ struct PushFixture {
     /// unless `configuresFCM` is false, and logs to `logger`.
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning)
+        configuresFCM: Bool = true, clock: OffsetClock? = nil,
+        configure: (inout HeraldConfiguration) -> Void = { _ in },
+        logger: Logger = Logger(label: "herald-test", level: .warning)
     ) async throws -> PushFixture {
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
-        let sandbox = try APNsSandbox(credentials: credentials)
-        let fcm = try FCMSandbox(credentials: credentials)
+        var now: @Sendable () -> Date = Date.init
+        if let clock { now = { clock.now } }
+        let sandbox = try APNsSandbox(credentials: credentials, clock: now)
+        let fcm = try FCMSandbox(credentials: credentials, clock: now)
         let gateway = try HTTP2Server.start(
             configuration: HTTP2ServerConfiguration(tls: credentials.tls),
             answering: SandboxRouter(sandbox.routes + fcm.routes).answer)
@@ -49,7 +53,10 @@ struct PushFixture {
                 configuration.pushWorker.retryCap = retryCap ?? retryBase
                 configuration.pushWorker.maxAttempts = maxAttempts
                 if let batchSize { configuration.pushWorker.batchSize = batchSize }
-            }, logger: logger)
+                // A moved clock is seen at the runner's next look.
+                configuration.attention.wakeInterval = .milliseconds(50)
+                configure(&configuration)
+            }, now: now, logger: logger)
         return PushFixture(
             sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
             apiKey: try await server.apiKey())
@@ -60,12 +67,14 @@ struct PushFixture {
     /// afterwards, also when `body` throws.
     static func run(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning),
+        configuresFCM: Bool = true, clock: OffsetClock? = nil,
+        configure: (inout HeraldConfiguration) -> Void = { _ in },
+        logger: Logger = Logger(label: "herald-test", level: .warning),
         _ body: (PushFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(
             retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize,
-            configuresFCM: configuresFCM, logger: logger)
+            configuresFCM: configuresFCM, clock: clock, configure: configure, logger: logger)
         do {
             try await body(fixture)
         } catch {
@@ -106,9 +115,9 @@ struct PushFixture {
 
     /// Publishes one notification with `push.send` (and the other `push` fields of `push`, a JSON
     /// fragment starting with a comma) to `user`; answers its id.
-    func publish(to user: String, push: String = "") async throws -> String {
+    func publish(to user: String, type: String = "order.shipped", push: String = "") async throws -> String {
         let ids = try await server.publish(
-            to: [user], title: "Your order shipped", body: "Arrives Friday",
+            to: [user], type: type, title: "Your order shipped", body: "Arrives Friday",
             extra: #","push":{"send":true"# + push + "}",
             key: apiKey)
         return try #require(ids.first)

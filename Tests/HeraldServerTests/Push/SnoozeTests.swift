@@ -80,5 +80,5 @@ struct SnoozeTests {
 
 extension Date {
     /// Whole seconds, as RFC 3339 without a fraction carries it.
-    fileprivate var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }

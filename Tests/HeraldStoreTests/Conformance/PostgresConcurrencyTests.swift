@@ -36,7 +36,11 @@ struct PostgresConcurrencyTests {
             #expect(created.count == 1)
             let event = try #require(created.first?.createdEvents?.first)
             let createdID = try JSONDecoder.iso8601.decode(InboxNotification.self, from: Data(event.payload.utf8)).id
-            let replayed = [PublishOutcome.replayed([PublishedNotification(id: createdID, recipient: "u1")])]
+            let replayed = [
+                PublishOutcome.replayed(
+                    PublishResponse(
+                        messageId: nil, notifications: [PublishedNotification(id: createdID, recipient: "u1")]))
+            ]
             #expect(outcomes.filter { $0.createdEvents == nil } == Array(repeating: replayed[0], count: 3))
             #expect(try await stores[0].counts(userID: "u1") == counts(1, 1))
         }

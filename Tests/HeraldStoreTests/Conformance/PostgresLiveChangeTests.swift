@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldLog
 import HeraldModel
+import HeraldServerModel
 import HeraldTestSupport
 import Synchronization
 import Testing
@@ -127,7 +128,7 @@ struct PostgresLiveChangeTests {
             do {
                 try connection.transaction {
                     _ = try InboxStatements.writeNotifications(
-                        [note("n1", user: "ghost")], catalog: .standard, connection)
+                        [note("n1", user: "ghost")], rules: PushRules(catalog: .standard), connection)
                     try connection.executeUncached("SELECT 1 / 0")
                 }
             } catch {

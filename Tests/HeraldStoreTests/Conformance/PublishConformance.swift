@@ -83,10 +83,13 @@ enum PublishConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
                 [note("x1", user: "u1"), note("x2", user: "u2")], catalog: .standard, idempotency: claim)
             #expect(
                 again
-                    == .replayed([
-                        PublishedNotification(id: "n1", recipient: "u1"),
-                        PublishedNotification(id: "n2", recipient: "u2"),
-                    ]))
+                    == .replayed(
+                        PublishResponse(
+                            messageId: nil,
+                            notifications: [
+                                PublishedNotification(id: "n1", recipient: "u1"),
+                                PublishedNotification(id: "n2", recipient: "u2"),
+                            ])))
             #expect(try await store.counts(userID: "u1") == counts(1, 1))
             #expect(try await store.notification(userID: "u1", id: "x1") == nil)
             #expect(try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 10).count == 1)
@@ -109,7 +112,11 @@ enum PublishConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
             // ...and the replacement is now the claim that replays.
             let replay = try await store.publish(
                 [note("n3", createdAt: at(86_402))], catalog: .standard, idempotency: later)
-            #expect(replay == .replayed([PublishedNotification(id: "n2", recipient: "u1")]))
+            #expect(
+                replay
+                    == .replayed(
+                        PublishResponse(
+                            messageId: nil, notifications: [PublishedNotification(id: "n2", recipient: "u1")])))
             #expect(try await store.counts(userID: "u1") == counts(2, 2))
         case .idempotencyPerAPIKey:
             let first = IdempotencyClaim(apiKeyID: "k1", key: "same", requestHash: "h1", notBefore: at(-60))
