@@ -38,6 +38,10 @@ enum OutboxStatements {
         let devices = try activeDevices(users, db)
         let preferences = try storedPreferences(users, db)
         var capUsage = CapUsage()
+        // A cap counts what committed publishes wrote: publishes to one user wait for each other
+        // from the count to the commit (locked in user-id order, as the counters, so none deadlock).
+        let capped = Set(pushed.filter { rules.cap(for: $0.category) != nil }.map(\.userID))
+        for userID in capped.sorted() { try db.holdLock("frequency cap " + userID) }
 
         var random = SystemRandomNumberGenerator()
         for notification in pushed {

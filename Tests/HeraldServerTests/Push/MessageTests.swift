@@ -42,15 +42,6 @@ struct MessageTests {
         try #require(response.status == 200, "\(response.text)")
     }
 
-    /// Polls `condition` for up to five seconds (the runner looks every 50 ms).
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
-    }
-
     static func alert(_ notification: [String: Any]) -> [String: Any] {
         ((notification["aps"] as? [String: Any])?["alert"] as? [String: Any]) ?? [:]
     }
@@ -118,7 +109,7 @@ struct MessageTests {
             let id = try #require(created.object["id"] as? String)
             #expect(created.object["messageId"] as? String == id)
             #expect(
-                try await Self.eventually {
+                try await becomesTrue {
                     let funnel = Self.funnel(try await Self.message(fixture, id))
                     return funnel["published"] as? Int == 2
                         && (funnel["pushes"] as? [String: Int])?["sent"] == 1
@@ -155,7 +146,7 @@ struct MessageTests {
             #expect((scheduled.object["items"] as? [[String: Any]])?.count == 1)
 
             clock.advance(by: 3_600)
-            #expect(try await Self.eventually { try await Self.inboxIDs(fixture, "ana") == [id] })
+            #expect(try await becomesTrue { try await Self.inboxIDs(fixture, "ana") == [id] })
             #expect(try await Self.unread(fixture, "ana") == 1)
             struct Page: Decodable { var items: [Item] }
             struct Item: Decodable { var createdAt: Date }
@@ -397,7 +388,7 @@ struct MessageTests {
             #expect(fixture.sandbox.accepted(for: token).count == 2)
 
             clock.advance(by: 2 * 3_600 + 60)
-            #expect(try await Self.eventually { fixture.sandbox.accepted(for: token).count == 3 })
+            #expect(try await becomesTrue { fixture.sandbox.accepted(for: token).count == 3 })
             let summary = try #require(fixture.sandbox.accepted(for: token).last).payloadObject
             #expect(Self.alert(summary)["title"] as? String == "Today: 3")
             #expect(Self.alert(summary)["body"] as? String == "Third, Second, First")
@@ -410,7 +401,7 @@ struct MessageTests {
                 to: ["ana"], title: "Fourth", extra: #","push":{"send":true,"digest":true}"#, key: fixture.apiKey)
             #expect(try await fixture.settledDeliveries(of: later[0]).map(\.status) == ["digested"])
             try await Self.patchPreferences(fixture, "ana", #"{"digest":{"enabled":false,"localTime":"08:00"}}"#)
-            #expect(try await Self.eventually { fixture.sandbox.accepted(for: token).count == 4 })
+            #expect(try await becomesTrue { fixture.sandbox.accepted(for: token).count == 4 })
             #expect(
                 Self.alert(try #require(fixture.sandbox.accepted(for: token).last).payloadObject)["title"] as? String
                     == "Today: 1")

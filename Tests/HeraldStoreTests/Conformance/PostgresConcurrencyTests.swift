@@ -46,6 +46,92 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("servers publishing due scheduled notifications at once publish each exactly once")
+    func scheduledOnce() async throws {
+        try await withStores(4) { stores in
+            let ids = (0..<40).map { "n\($0)" }
+            _ = try await MessageConformanceCheck.message(
+                stores[0], id: "m1", ids: ids, users: ids.map { "user-\($0)" }, schedule: .at(at(60)), push: nil)
+            let published = try await withThrowingTaskGroup(of: Int.self) { group in
+                for store in stores {
+                    group.addTask {
+                        var total = 0
+                        while true {
+                            let run = try await store.publishDueScheduled(
+                                limit: 3, rules: MessageConformanceCheck.rules, now: at(61))
+                            if run.published == 0 { return total }
+                            total += run.published
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(published == 40)
+            #expect(try await stores[0].message(id: "m1")?.funnel.published == 40)
+            #expect(try await stores[1].counts(userID: "user-n7") == counts(1, 1))
+        }
+    }
+
+    @Test("a frequency cap holds across servers publishing to one user at once")
+    func frequencyCapAcrossServers() async throws {
+        try await withStores(4) { stores in
+            try await stores[0].addDevice("phone")
+            let rules = PushRules(
+                catalog: .standard, frequencyCaps: [FrequencyCap(category: "promotions", max: 3, periodSeconds: 600)])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        for round in 0..<3 {
+                            _ = try await MessageConformanceCheck.message(
+                                store, id: "m\(index)-\(round)", ids: ["p\(index)-\(round)"], type: "promo.flash",
+                                category: "promotions", rules: rules, createdAt: at(Double(round)))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var reasons: [String] = []
+            for index in 0..<4 {
+                for round in 0..<3 {
+                    reasons += try await stores[0].deliverySummary("p\(index)-\(round)").map {
+                        $0.reason ?? $0.status.rawValue
+                    }
+                }
+            }
+            #expect(reasons.filter { $0 == "queued" }.count == 3, "\(reasons)")
+            #expect(reasons.filter { $0 == "throttled" }.count == 9, "\(reasons)")
+        }
+    }
+
+    @Test("servers running due digests at once send each user's summary once")
+    func digestOnce() async throws {
+        try await withStores(4) { stores in
+            for user in ["u1", "u2", "u3"] {
+                try await stores[0].addDevice("\(user)-phone", user: user)
+                try await stores[0].setPreferences(user) {
+                    $0.digest = DigestSettings(enabled: true, localTime: "08:00")
+                }
+                _ = try await MessageConformanceCheck.message(
+                    stores[0], id: "m-\(user)", ids: ["n-\(user)"], users: [user],
+                    push: PushOptions(send: true, digest: true))
+            }
+            let due = try #require(try await stores[0].nextDigestDue())
+            let summaries = try await withThrowingTaskGroup(of: Int.self) { group in
+                for store in stores {
+                    group.addTask {
+                        try await store.runDueDigests(limit: 1, template: .standard, catalog: .standard, now: due)
+                            .summaries
+                            + store.runDueDigests(limit: 5, template: .standard, catalog: .standard, now: due)
+                            .summaries
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(summaries == 3)
+            #expect(try await stores[0].claimDueDeliveries(limit: 10, now: due, lease: 30).count == 3)
+        }
+    }
+
     @Test("marking one row read from several processes at once changes the counters once")
     func markReadRace() async throws {
         try await withStores(4) { stores in

@@ -75,6 +75,10 @@ struct ServeCommand {
         if let appsFile = args.value("apps-file") { configuration.apps = try AppsFile.load(path: appsFile) }
         configuration.pushWorker = try args.pushWorkerSettings()
         configuration.expo = try args.expoSettings()
+        configuration.attention.wakeInterval = .milliseconds(
+            try args.int("schedule-poll-interval", default: 1_000, range: 10...3_600_000))
+        configuration.attention.batchSize = try args.int(
+            "schedule-batch-size", default: configuration.attention.batchSize, range: 1...10_000)
         return configuration
     }
 
@@ -91,6 +95,7 @@ struct ServeCommand {
                     with reason provider_not_configured.
                     """),
             .init("Expo (on by default: it needs no key material):", Option.expo),
+            .init("Scheduled sends and digests:", attention),
         ],
         epilogue: """
             SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
@@ -211,6 +216,23 @@ struct ServeCommand {
             """
             trace, debug, info, notice, warning, error, critical
             {twin} (default info)
+            """),
+    ]
+
+    private static let attention: [Option] = [
+        .value(
+            "schedule-poll-interval", "MS",
+            """
+            Longest wait, in milliseconds, between looks for scheduled
+            notifications and digests that are due (a publish on this
+            server wakes it at once; another server's is found by then)
+            {twin} (default 1000)
+            """),
+        .value(
+            "schedule-batch-size", "N",
+            """
+            Scheduled notifications published, and digests sent, per
+            transaction {twin} (default 500)
             """),
     ]
 
