@@ -42,8 +42,10 @@ struct PreferenceRoutes {
             if try await services.store.rescheduleDigest(userID: userID, at: due) { services.attentionWake.wake() }
         }
         if let snooze = patch.snoozedUntil {
-            // A snooze ended or moved sooner: what it held is due at its new end (now, if gone).
-            let due = max(now, snooze ?? now)
+            // A snooze ended or moved sooner: what it held is due at its new end (now, if gone),
+            // unless quiet hours hold it then, as they would a push published at that moment.
+            let end = max(now, snooze ?? now)
+            let due = saved.quietHours?.end(ifContaining: end) ?? end
             if try await services.store.releaseSnoozedDeliveries(userID: userID, due: due, now: now) > 0 {
                 services.deliveryWake.wake()
             }

@@ -61,6 +61,38 @@ struct SnoozeTests {
         }
     }
 
+    @Test("ending a snooze inside quiet hours releases what it held when they end, not at once")
+    func endingInsideQuietHours() async throws {
+        try await PushFixture.run { fixture in
+            try await fixture.register(PushFixture.deviceToken(), for: "dee")
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+            func hhmm(_ date: Date) -> String {
+                let parts = calendar.dateComponents([.hour, .minute], from: date)
+                return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+            }
+            // Quiet hours from a minute ago to an hour from now; a snooze beyond them.
+            let quietEnd = calendar.date(bySetting: .second, value: 0, of: Date().addingTimeInterval(3_600))
+            let start = hhmm(Date().addingTimeInterval(-60))
+            let end = hhmm(Date().addingTimeInterval(3_600))
+            let token = try fixture.server.token("dee")
+            let quiet = try await fixture.server.send(
+                "PATCH", "/v1/me/preferences",
+                json: #"{"quietHours":{"start":"\#(start)","end":"\#(end)","timeZone":"UTC"}}"#, token: token)
+            try #require(quiet.status == 200, "\(quiet.text)")
+            let until = Date().addingTimeInterval(7_200).rounded
+            _ = try await Self.snooze(fixture, "dee", until: "\"\(until.formatted(.iso8601))\"")
+            let held = try await fixture.publish(to: "dee")
+            #expect(try await fixture.settledDeliveries(of: held).map(\.nextAttemptAt) == [until])
+            _ = try await Self.snooze(fixture, "dee", until: "null")
+            let released = try await fixture.settledDeliveries(of: held)
+            #expect(released.map(\.status) == ["deferred"])
+            let due = try #require(released.first?.nextAttemptAt)
+            let expected = try #require(quietEnd)
+            #expect(abs(due.timeIntervalSince(expected)) < 61, "due when quiet hours end: \(due) vs \(expected)")
+        }
+    }
+
     @Test("a snooze more than a year ahead, or not a time, is a 400 naming snoozedUntil")
     func refused() async throws {
         try await withServer { server in
