@@ -8,14 +8,16 @@ import Testing
 @Suite("What ships to apps")
 struct PublicSurfaceTests {
     static let allowlist: Set<String> = [
-        // The inbox and its live counts.
-        "InboxNotification", "NotificationDetail", "NotificationPage", "Counts", "InboxCursor",
+        // The inbox and its live counts; the answer to an open reported from a push tap.
+        "InboxNotification", "NotificationDetail", "NotificationPage", "Counts", "InboxCursor", "NotificationOpened",
         // The category catalog and where a tap goes.
         "Catalog", "CatalogCategory", "CatalogTypeRule", "TapRoute",
         // Where a tap leads (an inbox row's destination); the console's preview resolves it too.
         "NotificationDestination",
         // Preferences, quiet hours and the OS permission.
         "Preferences", "PreferencesPatch", "QuietHours", "PermissionDecision", "PermissionStatus", "PermissionSync",
+        // The attention settings the preferences screen shows: the digest, the sources a user mutes.
+        "DigestSettings", "ReceivedSource", "ReceivedSources",
         // Devices and push registration; the data a push carries to the app.
         "Device", "DeviceList", "DevicePlatform", "DeviceRegistration", "PushEnvironment", "PushProvider", "PushData",
         // Live Activity tokens the app registers (ActivityKit's update and push-to-start tokens).
