@@ -17,9 +17,8 @@ extension QuietHours {
         try Check.timeZone(timeZone, "\(field).timeZone")
     }
 
-    /// Minutes after midnight of an `HH:mm` string (00:00 to 23:59), or `nil`: the one rule for
-    /// every local time of the preferences (quiet hours, the digest), on the server and in the app.
-    public static func minutes(_ text: String) -> Int? {
+    /// Minutes after midnight of an `HH:mm` string, or `nil`.
+    package static func minutes(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":") else { return nil }
         let digits = [bytes[0], bytes[1], bytes[3], bytes[4]]

@@ -16,7 +16,7 @@ struct PublicSurfaceTests {
         "NotificationDestination",
         // Preferences, quiet hours and the OS permission.
         "Preferences", "PreferencesPatch", "QuietHours", "PermissionDecision", "PermissionStatus", "PermissionSync",
-        // The attention settings the preferences screen shows: the digest, the sources a user mutes.
+        // The digest switch and the per-source mutes of the preferences screen.
         "DigestSettings", "ReceivedSource", "ReceivedSources",
         // Devices and push registration; the data a push carries to the app.
         "Device", "DeviceList", "DevicePlatform", "DeviceRegistration", "PushEnvironment", "PushProvider", "PushData",
