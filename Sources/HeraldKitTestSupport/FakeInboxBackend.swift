@@ -6,14 +6,14 @@ import Testing
 /// The inbox calls of a signed-in user on a server, in memory, with the real server's rules:
 /// pages newest first under an opaque cursor, `limit` 1...100, catalog category filter, `admin.*`
 /// and deleted rows never listed, other users' rows never seen, one 404 for a missing, deleted,
-/// hidden or another user's id, idempotent read and delete,
+/// hidden or another user's id, idempotent read, open (the first open kept) and delete,
 /// and the live events the server sends (`created`, `updated`, `counts` on every change and
 /// when a stream opens). It records every call, and a test can make the next call of a kind
 /// hang until released, or fail.
 @MainActor public final class FakeInboxBackend {
     /// An inbox call of ``HeraldAPI``.
     public enum Endpoint: String, CaseIterable, Sendable {
-        case notifications, notification, markRead, markAllSeen, delete, counts, liveEvents
+        case notifications, notification, markRead, markOpened, markAllSeen, delete, counts, liveEvents
     }
 
     /// One call as it arrived.
@@ -21,6 +21,7 @@ import Testing
         case notifications(cursor: String?, category: String?, limit: Int)
         case notification(id: String)
         case markRead(id: String)
+        case markOpened(id: String)
         case markAllSeen
         case delete(id: String)
         case counts
@@ -32,6 +33,7 @@ import Testing
             case .notifications: .notifications
             case .notification: .notification
             case .markRead: .markRead
+            case .markOpened: .markOpened
             case .markAllSeen: .markAllSeen
             case .delete: .delete
             case .counts: .counts
@@ -54,6 +56,8 @@ import Testing
         var item: InboxNotification
         var hidden: Bool
         var deleted = false
+        /// When the user first opened it from its push.
+        var openedAt: Date?
     }
 
     private struct Waiting {
@@ -108,6 +112,9 @@ import Testing
         }
         if endpoints.contains(.markRead) {
             api.markRead = { [self] id in try await markRead(id: id) }
+        }
+        if endpoints.contains(.markOpened) {
+            api.markOpened = { [self] id in try await markOpened(id: id) }
         }
         if endpoints.contains(.markAllSeen) {
             api.markAllSeen = { [self] in try await markAllSeen() }
@@ -175,6 +182,15 @@ import Testing
             broadcast(.counts(counts))
         }
         return Self.listed(rows[index].item)
+    }
+
+    /// Records the first open only, and changes nothing the inbox shows (no live event).
+    private func markOpened(id: String) async throws -> NotificationOpened {
+        try await arrive(.markOpened(id: id))
+        guard let index = visibleIndex(id: id), !rows[index].deleted else { throw Self.notFound }
+        let openedAt = rows[index].openedAt ?? now()
+        rows[index].openedAt = openedAt
+        return NotificationOpened(id: id, openedAt: openedAt)
     }
 
     private func markAllSeen() async throws -> Counts {
@@ -253,6 +269,11 @@ import Testing
     /// ones included.
     public func stored(id: String) -> InboxNotification? {
         rows.first { $0.item.id == id }?.item
+    }
+
+    /// When the notification with `id` was first opened from its push; `nil` while never.
+    public func openedAt(id: String) -> Date? {
+        rows.first { $0.item.id == id }?.openedAt
     }
 
     /// Whether the notification with `id` is soft-deleted.

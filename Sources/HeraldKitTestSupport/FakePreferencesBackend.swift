@@ -1,16 +1,19 @@
+import Foundation
 import HeraldKit
 import HeraldModel
 import Testing
 
 /// The server's preference calls, in memory and strict: a PATCH is validated against the
 /// catalog and merged exactly as `PATCH /v1/me/preferences` does (the account category is
-/// refused like the server's 400), the OS decision and the start-up sync follow the server's
-/// rules, and reads answer the stored preferences filled for the catalog (defaults until the
-/// first write). Any call can be made to fail or to hang on demand.
+/// refused like the server's 400, a snooze more than 365 days ahead too), the OS decision and
+/// the start-up sync follow the server's rules, and reads answer the stored preferences filled
+/// for the catalog (defaults until the first write). `GET /v1/me/sources` answers the sources
+/// the user heard from, most recent first, each muted as the stored `mutedSources` say. Any call
+/// can be made to fail or to hang on demand.
 @MainActor public final class FakePreferencesBackend {
     /// One of the calls this backend answers.
     public enum Call: Hashable, Sendable {
-        case read, update, recordPermission, syncPermission
+        case read, update, recordPermission, syncPermission, sources
     }
 
     /// Where a hung call waits.
@@ -34,6 +37,9 @@ import Testing
     public let catalog: Catalog
     /// What the server stored; `nil` until the first write.
     public var stored: Preferences?
+    /// The sources the user got notifications from (their `muted` is not read: the stored
+    /// `mutedSources` decide it).
+    public var heardFrom: [ReceivedSource]
     /// Every PATCH that arrived, in order, including refused and failed ones.
     public private(set) var patches: [PreferencesPatch] = []
     /// Every OS decision that arrived (`POST /v1/me/permission`), in order.
@@ -42,19 +48,39 @@ import Testing
     public private(set) var syncs: [PermissionStatus] = []
     /// How many reads arrived.
     public private(set) var reads = 0
+    /// How many source lists were asked for.
+    public private(set) var sourceReads = 0
 
     private var nextFailures: [Call: any Error] = [:]
     private var nextHangs: [Call: HangPoint] = [:]
     private var hanging: [Call: CheckedContinuation<Outcome, Never>] = [:]
 
-    public init(catalog: Catalog = .standard, stored: Preferences? = nil) {
+    private let now: @MainActor @Sendable () -> Date
+
+    /// - Parameter now: the server's clock, which a snooze is checked against.
+    public init(
+        catalog: Catalog = .standard, stored: Preferences? = nil, heardFrom: [ReceivedSource] = [],
+        now: @escaping @MainActor @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
+    ) {
         self.catalog = catalog
         self.stored = stored
+        self.heardFrom = heardFrom
+        self.now = now
     }
 
     /// What a read answers now.
     public var current: Preferences {
         stored?.filled(catalog: catalog) ?? .defaults(catalog: catalog)
+    }
+
+    /// What `GET /v1/me/sources` answers now.
+    public var currentSources: ReceivedSources {
+        let muted = Set(current.mutedSources)
+        return ReceivedSources(
+            items: heardFrom.sorted { $0.lastReceivedAt > $1.lastReceivedAt }.map {
+                ReceivedSource(
+                    id: $0.id, name: $0.name, muted: muted.contains($0.id), lastReceivedAt: $0.lastReceivedAt)
+            })
     }
 
     /// The next `call` throws `error` (a 500 unless told) and changes nothing.
@@ -95,6 +121,7 @@ import Testing
             return try await serve(.update) {
                 do {
                     try patch.validate(catalog: catalog)
+                    try patch.validateSnooze(now: now())
                 } catch let error as ValidationError {
                     throw HeraldAPIError(kind: .rejected, status: 400, code: error.code, message: error.message)
                 }
@@ -107,6 +134,11 @@ import Testing
             return try await serve(.recordPermission) {
                 write((stored ?? .defaults(catalog: catalog)).recording(decision: granted))
             }
+        }
+        api.sources = { [self] in
+            sourceReads += 1
+            try await arrive(.sources)
+            return try await serve(.sources) { currentSources }
         }
         api.syncPermission = { [self] status in
             syncs.append(status)
@@ -129,8 +161,8 @@ import Testing
     }
 
     /// Handles `call` now and delivers its answer (or refusal) once a hang after serving ends.
-    private func serve(_ call: Call, _ handle: () throws -> Preferences) async throws -> Preferences {
-        let answer = Result<Preferences, any Error>(catching: handle)
+    private func serve<Answer>(_ call: Call, _ handle: () throws -> Answer) async throws -> Answer {
+        let answer = Result<Answer, any Error>(catching: handle)
         if nextHangs[call] == .afterServing {
             nextHangs[call] = nil
             try await hang(call)

@@ -38,7 +38,9 @@ extension HeraldAPI {
                 return AsyncThrowingStream { $0.finish(throwing: UnexpectedCallError(name: "HeraldAPI.liveEvents")) }
             },
             registerLiveActivityToken: { _ in throw fail("HeraldAPI.registerLiveActivityToken") },
-            unregisterLiveActivityToken: { _ in throw fail("HeraldAPI.unregisterLiveActivityToken") }
+            unregisterLiveActivityToken: { _ in throw fail("HeraldAPI.unregisterLiveActivityToken") },
+            markOpened: { _ in throw fail("HeraldAPI.markOpened") },
+            sources: { throw fail("HeraldAPI.sources") }
         )
     }
 }

@@ -92,3 +92,15 @@ public struct Counts: Codable, Sendable, Equatable {
         self.unseen = unseen
     }
 }
+
+/// `POST /v1/me/notifications/{id}/opened`: the notification was opened from its push; the
+/// first open is kept, so `openedAt` is the same on every later call.
+public struct NotificationOpened: Codable, Sendable, Equatable {
+    public var id: String
+    public var openedAt: Date
+
+    public init(id: String, openedAt: Date) {
+        self.id = id
+        self.openedAt = openedAt
+    }
+}

@@ -201,19 +201,33 @@ import Testing
             await preferences.categoryToggled("promotions", isOn: false)
             let saved = try await app.client.preferences()
             #expect(saved.categories["promotions"] == false && saved.categories["orders"] == true)
+            // Quiet hours and the digest, in the device's time zone, through the server's strict PATCH.
+            await preferences.quietHoursToggled(isOn: true)
+            await preferences.digestToggled(isOn: true)
+            await preferences.quietHoursEndChanged(to: TimeOfDay(hour: 6, minute: 30))
+            #expect(preferences.toast == nil)
+            let attention = try await app.client.preferences()
+            #expect(attention.quietHours == QuietHours(start: "22:00", end: "06:30", timeZone: "Europe/Amsterdam"))
+            #expect(attention.digest == DigestSettings(enabled: true, localTime: "08:00"))
+            #expect(attention.timeZone == "Europe/Amsterdam")
 
             // A fresh visit shows what the server kept.
             let again = PreferencesModel(dependencies: app.dependencies)
             await again.appeared()
             guard case .loaded(let reloaded) = again.screen else { return }
             #expect(reloaded.categories.first { $0.id == "promotions" }?.isOn == false)
+            #expect(reloaded.quietHours.end?.time == TimeOfDay(hour: 6, minute: 30))
+            #expect(reloaded.digest.time?.time == TimeOfDay(hour: 8, minute: 0))
         }
     }
 
-    @Test("a push payload built by the server routes to the right screen, from every provider")
+    @Test(
+        "a push payload built by the server routes to the right screen, from every provider, and each tap reports the open"
+    )
     func serverBuiltPushRoutes() async throws {
         try await withEndToEndServer { server in
             let app = App(server: server)
+            try await app.signIn(as: "dave", on: server)
             let push = PushOptions(send: true, priority: .high, sound: "default")
             let order = try await server.publish(
                 to: "dave", type: "order.shipped", data: ["orderId": "42", "eventKind": "order.webhook"], push: push)
@@ -223,8 +237,17 @@ import Testing
             let linked = try await server.publish(
                 to: "dave", type: "general", deepLink: "/loyalty/tiers", push: push)
 
+            // The router's open reports, handed to the test as the server answers them.
+            let opens = Mailbox<NotificationOpened>()
+            var dependencies = app.dependencies
+            let markOpened = dependencies.api.markOpened
+            dependencies.api.markOpened = { id in
+                let opened = try await markOpened(id)
+                opens.put(opened)
+                return opened
+            }
             let router = PushRouter(
-                dependencies: app.dependencies, catalog: .standard, allowedDeepLinkPrefixes: ["/loyalty"],
+                dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: ["/loyalty"],
                 lastNotificationResponse: { nil })
             await router.authHydrated()
 
@@ -246,6 +269,21 @@ import Testing
                 #expect(app.navigator.openedPaths.last == expected, "Expo \(id)")
             }
             #expect(app.navigator.openedPaths.count == 9)
+
+            // Every tap reported its open; the server kept each notification's first, which its
+            // publisher reads on the deliveries.
+            var firstOpens: [String: Date] = [:]
+            for _ in 0..<9 {
+                let opened = try #require(try await opens.take(within: .seconds(10), "an open"))
+                #expect(opened.openedAt == firstOpens[opened.id, default: opened.openedAt], "the first open is kept")
+                firstOpens[opened.id] = opened.openedAt
+            }
+            #expect(Set(firstOpens.keys) == [order, rich, linked])
+            for id in [order, rich, linked] {
+                let response = try await server.publisherRequest("GET", "/v1/notifications/\(id)/deliveries")
+                let items = try #require((try response.json() as? [String: Any])?["items"] as? [[String: Any]])
+                #expect(!items.isEmpty && items.allSatisfy { $0["openedAt"] is String }, "\(response.text)")
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @MainActor struct ClientCallsTests {
     static let iPhone = PlatformFacts(platform: .ios, appVersion: "1.0.0", installSource: .appStore)
 
-    @Test("the inbox calls: pages with cursor and category, detail, read, seen, delete, counts")
+    @Test("the inbox calls: pages with cursor and category, detail, read, opened, seen, delete, counts")
     func inbox() async throws {
         try await withEndToEndServer { server in
             let api = HeraldAPI.live(try await server.client(user: "alice"))
@@ -38,6 +38,9 @@ import Testing
 
             let read = try await api.markRead(order)
             #expect(read.readAt != nil && read.seenAt != nil)
+            let opened = try await api.markOpened(order)
+            #expect(opened.id == order && abs(opened.openedAt.timeIntervalSinceNow) < 120)
+            #expect(try await api.markOpened(order) == opened, "the first open is kept")
             #expect(try await api.counts() == Counts(unread: 2, unseen: 2))
             #expect(try await api.markAllSeen() == Counts(unread: 2, unseen: 0))
             try await api.delete(promo)

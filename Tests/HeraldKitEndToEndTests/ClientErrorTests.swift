@@ -36,6 +36,7 @@ struct ClientErrorTests {
             for call: @Sendable () async throws -> Void in [
                 { _ = try await client.notification(id: "nope") },
                 { _ = try await client.markRead(id: "nope") },
+                { _ = try await client.markOpened(id: "nope") },
                 { try await client.delete(id: "nope") },
             ] {
                 let error = await Self.apiError(call)

@@ -8,8 +8,8 @@ import Testing
 @Suite("What ships to apps")
 struct PublicSurfaceTests {
     static let allowlist: Set<String> = [
-        // The inbox and its live counts.
-        "InboxNotification", "NotificationDetail", "NotificationPage", "Counts", "InboxCursor",
+        // The inbox and its live counts; the answer to an open reported from a push tap.
+        "InboxNotification", "NotificationDetail", "NotificationPage", "Counts", "InboxCursor", "NotificationOpened",
         // The category catalog and where a tap goes.
         "Catalog", "CatalogCategory", "CatalogTypeRule", "TapRoute",
         // Where a tap leads (an inbox row's destination); the console's preview resolves it too.

@@ -13,6 +13,9 @@ public struct HeraldAPI: Sendable {
     public var notification: @MainActor @Sendable (_ id: String) async throws -> InboxNotification
     /// `POST /v1/me/notifications/{id}/read`.
     public var markRead: @MainActor @Sendable (_ id: String) async throws -> InboxNotification
+    /// `POST /v1/me/notifications/{id}/opened`: the person opened the notification from its push
+    /// (idempotent; the first open is kept).
+    public var markOpened: @MainActor @Sendable (_ id: String) async throws -> NotificationOpened
     /// `POST /v1/me/notifications/seen`: the badge drops to 0.
     public var markAllSeen: @MainActor @Sendable () async throws -> Counts
     /// `DELETE /v1/me/notifications/{id}`.
@@ -23,6 +26,8 @@ public struct HeraldAPI: Sendable {
     public var preferences: @MainActor @Sendable () async throws -> Preferences
     /// `PATCH /v1/me/preferences`: answers the saved preferences.
     public var updatePreferences: @MainActor @Sendable (_ patch: PreferencesPatch) async throws -> Preferences
+    /// `GET /v1/me/sources`: the sources the user received notifications from, most recent first.
+    public var sources: @MainActor @Sendable () async throws -> ReceivedSources
     /// `POST /v1/me/permission`: the OS answered the dialog.
     public var recordPermission: @MainActor @Sendable (_ granted: Bool) async throws -> Preferences
     /// `POST /v1/me/permission/sync`: the start-up sync.
@@ -64,9 +69,13 @@ public struct HeraldAPI: Sendable {
         registerLiveActivityToken:
             @escaping @MainActor @Sendable (LiveActivityTokenRegistration) async throws
             -> LiveActivityToken,
-        unregisterLiveActivityToken: @escaping @MainActor @Sendable (String) async throws -> Void
+        unregisterLiveActivityToken: @escaping @MainActor @Sendable (String) async throws -> Void,
+        markOpened: @escaping @MainActor @Sendable (String) async throws -> NotificationOpened,
+        sources: @escaping @MainActor @Sendable () async throws -> ReceivedSources
     ) {
         self.unregisterLiveActivityToken = unregisterLiveActivityToken
+        self.markOpened = markOpened
+        self.sources = sources
         self.notifications = notifications
         self.notification = notification
         self.markRead = markRead

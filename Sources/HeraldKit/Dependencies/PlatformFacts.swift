@@ -14,6 +14,8 @@ public struct PlatformFacts: Sendable, Equatable {
     public var appVersion: String
     public var installSource: InstallSource?
     public var locale: String?
+    /// The device's IANA time zone: sent with the device registration, and the zone of the
+    /// preferences' local times (quiet hours, the digest, the snooze's morning; UTC when `nil`).
     public var timeZone: String?
     /// Which of the server's apps this is (its apps file's id, whose push credentials send to
     /// this device); nil: the server's default app.

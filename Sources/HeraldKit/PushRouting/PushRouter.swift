@@ -13,6 +13,14 @@ import Observation
 /// (the response's `actionIdentifier`) routes by the ``PushAction`` of that identifier: its own
 /// path, the push's destination, or nowhere; an identifier without one routes as a tap on the
 /// push, and a dismissal opens nothing.
+///
+/// Every routed tap, on the push or on one of its buttons (one that stays put included), is
+/// reported to the server as an open (`POST /v1/me/notifications/{id}/opened`), once per
+/// routing, whichever way the tap came: app running, backgrounded, or the cold launch once auth
+/// is hydrated. A dismissal, a tap a launch replays no more and the second tap of one
+/// notification in the queue are no opens. The report is fire and forget: navigation never
+/// waits for it, and a failed one (offline, the session gone) is not retried, because the
+/// server keeps the first open only and the funnel can live without a lost one.
 @MainActor @Observable public final class PushRouter {
     /// The catalog that builds typed routes (app-config's).
     public var catalog: Catalog
@@ -26,12 +34,14 @@ import Observation
     public private(set) var queuedTaps: [PushTap] = []
 
     @ObservationIgnored private var isHydrating = false
+    @ObservationIgnored private let api: HeraldAPI
     @ObservationIgnored private let navigator: Navigator
     @ObservationIgnored private let storage: KeyValueStore
     @ObservationIgnored private let lastNotificationResponse: @MainActor @Sendable () async -> PushTap?
 
     /// - Parameters:
-    ///   - dependencies: the navigator opens routes; storage remembers the last handled tap.
+    ///   - dependencies: the navigator opens routes; storage remembers the last handled tap; the
+    ///     API records each open.
     ///   - lastNotificationResponse: the tap that launched the app, if any (Expo's
     ///     `getLastNotificationResponseAsync`, read with ``PushTap/init(payload:)``). It may
     ///     answer a tap an earlier launch already handled; that one is skipped.
@@ -41,6 +51,7 @@ import Observation
         actions: [PushAction] = [],
         lastNotificationResponse: @escaping @MainActor @Sendable () async -> PushTap?
     ) {
+        self.api = dependencies.api
         self.navigator = dependencies.navigator
         self.storage = dependencies.storage
         self.catalog = catalog
@@ -95,10 +106,19 @@ import Observation
         }
     }
 
-    /// Opens the tap's route; any navigation error lands in the inbox (TAP-03). The
-    /// notification id is stored first, so a later launch never replays it.
+    /// Opens the tap's route, then reports the open unless the push was only swiped away (or
+    /// the tap names no notification). The notification id is stored first, so a later launch
+    /// never replays it.
     private func route(_ tap: PushTap) {
         storage.setString(tap.notificationId, StorageKey.handledPushNotificationId)
+        navigate(for: tap)
+        if tap.actionIdentifier != PushAction.dismissIdentifier, !tap.notificationId.isEmpty {
+            reportOpen(tap.notificationId)
+        }
+    }
+
+    /// Opens where the tap leads; any navigation error lands in the inbox (TAP-03).
+    private func navigate(for tap: PushTap) {
         let path: String
         switch actionRoute(tap) {
         case .stay: return
@@ -111,6 +131,12 @@ import Observation
         } catch {
             try? navigator.open(Catalog.inboxPath)
         }
+    }
+
+    /// Tells the server the notification was opened from its push, without waiting for it.
+    private func reportOpen(_ id: String) {
+        let api = api
+        Task { _ = try? await api.markOpened(id) }
     }
 
     /// Where the tap's action button leads: none tapped, or one without a ``PushAction``, is a

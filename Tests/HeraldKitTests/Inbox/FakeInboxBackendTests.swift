@@ -54,7 +54,7 @@ import Testing
         #expect(backend.counts == Counts(unread: 1, unseen: 1))
         for call in [
             { _ = try await api.notification("adm") }, { _ = try await api.markRead("adm") },
-            { try await api.delete("adm") },
+            { _ = try await api.markOpened("adm") }, { try await api.delete("adm") },
         ] {
             do {
                 try await call()
@@ -89,17 +89,20 @@ import Testing
         #expect(missing?.kind == .notFound)
         for call in [
             { _ = try await api.notification("theirs") }, { _ = try await api.markRead("theirs") },
-            { try await api.delete("theirs") },
+            { _ = try await api.markOpened("theirs") }, { try await api.delete("theirs") },
         ] {
             #expect(await answer(call) == missing)
         }
         #expect(backend.stored(id: "theirs")?.readAt == nil)
+        #expect(backend.openedAt(id: "theirs") == nil)
         #expect(!backend.isDeleted(id: "theirs"))
     }
 
-    @Test("read and delete are idempotent; a deleted row is a 404 everywhere else")
+    @Test("read, open and delete are idempotent; a deleted row is a 404 everywhere else")
     func idempotentChanges() async throws {
-        let backend = FakeInboxBackend([notification("a", detail: NotificationDetail(html: "<p>x</p>"))])
+        let clock = TestClock()
+        let backend = FakeInboxBackend(
+            [notification("a", detail: NotificationDetail(html: "<p>x</p>"))], now: { clock.now })
         let api = backend.api()
         let listed = try await api.notifications(nil, nil, 20).items
         #expect(listed.first?.hasDetail == true)
@@ -111,12 +114,19 @@ import Testing
         #expect(first.readAt != nil && first.readAt == second.readAt)
         #expect(backend.counts == Counts(unread: 0, unseen: 0))
 
+        let opened = try await api.markOpened("a")
+        await clock.advance(by: .seconds(30))
+        #expect(try await api.markOpened("a") == opened, "the first open is kept")
+        #expect(opened == NotificationOpened(id: "a", openedAt: Date(timeIntervalSince1970: 1_800_000_000)))
+        #expect(backend.openedAt(id: "a") == opened.openedAt)
+
         try await api.delete("a")
         try await api.delete("a")
         #expect(backend.isDeleted(id: "a"))
         #expect(try await api.notifications(nil, nil, 20).items.isEmpty)
         await #expect(throws: HeraldAPIError.notFound("No such notification.")) { try await api.notification("a") }
         await #expect(throws: HeraldAPIError.notFound("No such notification.")) { try await api.markRead("a") }
+        await #expect(throws: HeraldAPIError.notFound("No such notification.")) { try await api.markOpened("a") }
     }
 
     @Test("mark all seen drops the badge and keeps the dots")

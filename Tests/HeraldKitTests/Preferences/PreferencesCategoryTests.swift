@@ -141,18 +141,3 @@ import Testing
         #expect(harness.rowStates == ["orders": false, "rewards": true, "promotions": false, "reminders": true])
     }
 }
-
-/// Save answers held back, so a test answers them in any order. Each answer carries only its
-/// own patch applied, like an answer computed before the other save landed.
-@MainActor private final class SaveAnswers {
-    private var waiting: [(Preferences, CheckedContinuation<Preferences, Never>)] = []
-
-    func wait(_ answer: Preferences) async -> Preferences {
-        await withCheckedContinuation { waiting.append((answer, $0)) }
-    }
-
-    func answer(at index: Int) {
-        let (answer, continuation) = waiting[index]
-        continuation.resume(returning: answer)
-    }
-}

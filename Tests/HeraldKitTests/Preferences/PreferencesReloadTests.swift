@@ -1,3 +1,4 @@
+import Foundation
 import HeraldKit
 import HeraldKitTestSupport
 import HeraldModel
@@ -28,6 +29,38 @@ import Testing
         await harness.model.categoryToggled("promotions", isOn: true)
         #expect(harness.backend.patches.last == PreferencesPatch(categories: ["promotions": true]))
         #expect(harness.rowStates["promotions"] == true)
+    }
+
+    @Test(
+        "SETTINGS-04 snooze, a muted source, quiet hours and the digest saved while the reload's older answer is on its way stay saved"
+    )
+    func attentionSavedDuringReloadStays() async {
+        let harness = await PreferencesHarness.loaded(
+            stored: .afterGrant(),
+            heardFrom: [
+                ReceivedSource(
+                    id: "github", name: "GitHub", muted: false,
+                    lastReceivedAt: Date(timeIntervalSince1970: 1_799_999_000))
+            ])
+        harness.backend.hangNext(.read, .afterServing)
+        let appearing = Task { await harness.model.appeared() }
+        await harness.settle()
+        #expect(harness.backend.isHanging(.read))
+
+        await harness.model.snoozeChosen(.oneHour)
+        await harness.model.sourceToggled(id: "github", isOn: false)
+        await harness.model.quietHoursToggled(isOn: true)
+        await harness.model.digestToggled(isOn: true)
+        harness.backend.resume(.read)
+        await appearing.value
+
+        let form = harness.form
+        #expect(form?.snooze.status == "Snoozed until 10:00")
+        #expect(harness.sourceRows.map(\.isOn) == [false])
+        #expect(form?.quietHours.toggle.isOn == true)
+        #expect(form?.digest.toggle.isOn == true)
+        await harness.clock.settle()
+        #expect(harness.clock.sleeperCount == 1, "the snooze's timer survived the reload")
     }
 
     @Test("SETTINGS-04 a save sent before the reload and answered during it is not undone by the reload")

@@ -174,12 +174,13 @@ import Testing
         await app.router.authHydrated()
 
         #expect(!app.router.notificationTapped(["aps": ["alert": "Hello"]]))
+        await app.clock.settle()
         #expect(app.navigator.steps.isEmpty)
         #expect(app.storage.values.isEmpty)
+        #expect(app.backend.calls.isEmpty, "no open is reported")
     }
 }
 
-/// A push router over a recording navigator, in-memory storage and a scripted launch response.
 @Suite("Push router: action buttons")
 @MainActor struct PushActionTests {
     static let actions: [PushAction] = [
@@ -242,68 +243,5 @@ import Testing
         await app.router.authHydrated()
         #expect(app.navigator.openedPaths == ["/orders/o-9/tracking"])
         #expect(app.router.queuedTaps.isEmpty)
-    }
-}
-
-@MainActor private final class PushRouterHarness {
-    let navigator = RecordingNavigator()
-    let storage: InMemoryKeyValueStore
-    let launch: LaunchResponse
-    let router: PushRouter
-
-    /// - Parameter holdsLaunchRead: reading the launch response waits for
-    ///   ``LaunchResponse/answer()``.
-    init(
-        launchTap: PushTap? = nil, storage: InMemoryKeyValueStore = InMemoryKeyValueStore(),
-        holdsLaunchRead: Bool = false, actions: [PushAction] = []
-    ) {
-        self.storage = storage
-        let launch = LaunchResponse(launchTap, holds: holdsLaunchRead)
-        self.launch = launch
-        var dependencies = HeraldDependencies.failing
-        dependencies.navigator = navigator.navigator
-        dependencies.storage = storage.store
-        router = PushRouter(
-            dependencies: dependencies, catalog: .standard, allowedDeepLinkPrefixes: [], actions: actions,
-            lastNotificationResponse: { await launch.read() })
-    }
-}
-
-/// The OS's last notification response; counts how often it is read, and can keep a read
-/// waiting.
-@MainActor private final class LaunchResponse {
-    let tap: PushTap?
-    private(set) var reads = 0
-    private let holds: Bool
-    private var held: CheckedContinuation<Void, Never>?
-    private var readStarted: CheckedContinuation<Void, Never>?
-
-    init(_ tap: PushTap?, holds: Bool) {
-        self.tap = tap
-        self.holds = holds
-    }
-
-    func read() async -> PushTap? {
-        reads += 1
-        if holds {
-            await withCheckedContinuation { continuation in
-                held = continuation
-                readStarted?.resume()
-                readStarted = nil
-            }
-        }
-        return tap
-    }
-
-    /// Returns once a read is waiting for ``answer()``.
-    func waitForRead() async {
-        guard held == nil else { return }
-        await withCheckedContinuation { readStarted = $0 }
-    }
-
-    /// Ends the waiting read.
-    func answer() {
-        held?.resume()
-        held = nil
     }
 }

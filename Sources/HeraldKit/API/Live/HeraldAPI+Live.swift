@@ -28,7 +28,9 @@ extension HeraldAPI {
             },
             liveEvents: { client.liveEvents() },
             registerLiveActivityToken: { registration in try await client.registerLiveActivityToken(registration) },
-            unregisterLiveActivityToken: { token in try await client.unregisterLiveActivityToken(token: token) }
+            unregisterLiveActivityToken: { token in try await client.unregisterLiveActivityToken(token: token) },
+            markOpened: { id in try await client.markOpened(id: id) },
+            sources: { try await client.sources() }
         )
     }
 }

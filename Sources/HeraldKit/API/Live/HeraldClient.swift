@@ -60,6 +60,12 @@ public final class HeraldClient: Sendable {
         try await send("POST", ["v1", "me", "notifications", id, "read"])
     }
 
+    /// `POST /v1/me/notifications/{id}/opened`: the person opened the notification from its push;
+    /// answers when it was first opened (idempotent).
+    public func markOpened(id: String) async throws -> NotificationOpened {
+        try await send("POST", ["v1", "me", "notifications", id, "opened"])
+    }
+
     /// `POST /v1/me/notifications/seen`: the badge drops to 0; answers the counts.
     public func markAllSeen() async throws -> Counts {
         try await send("POST", ["v1", "me", "notifications", "seen"])
@@ -85,6 +91,12 @@ public final class HeraldClient: Sendable {
     /// `PATCH /v1/me/preferences`: answers the saved preferences.
     public func updatePreferences(_ patch: PreferencesPatch) async throws -> Preferences {
         try await send("PATCH", ["v1", "me", "preferences"], body: patch)
+    }
+
+    /// `GET /v1/me/sources`: the sources the user received notifications from, most recent first,
+    /// each with whether the user muted its pushes.
+    public func sources() async throws -> ReceivedSources {
+        try await send("GET", ["v1", "me", "sources"])
     }
 
     /// `POST /v1/me/permission`: the OS answered the permission dialog.
