@@ -63,6 +63,7 @@ struct OpenAPITests {
         "NotificationSource",
         "ReceivedSource",
         "ReceivedSourceList",
+        "NotificationOpened",
     ]
 
     static func decode(_ schema: String, _ data: Data) throws {
@@ -112,6 +113,7 @@ struct OpenAPITests {
         case "NotificationSource": try decode(NotificationSource.self)
         case "ReceivedSource": try decode(ReceivedSource.self)
         case "ReceivedSourceList": try decode(ReceivedSources.self)
+        case "NotificationOpened": try decode(NotificationOpened.self)
         default: Issue.record("no model type for \(schema)")
         }
     }
@@ -120,7 +122,6 @@ struct OpenAPITests {
     /// schema's required properties.
     static let serverWritten: Set<String> = [
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
-        "NotificationOpened",
         "LiveActivityPush", "Message", "MessageList", "MessageCancellation",
     ]
 

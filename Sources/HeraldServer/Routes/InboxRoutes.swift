@@ -121,9 +121,3 @@ extension HTTPError {
     /// The one answer for a bad id, another user's notification, a deleted one or an admin one.
     static let notificationNotFound = HTTPError(404, code: "not_found", message: "No such notification.")
 }
-
-/// `POST /v1/me/notifications/{id}/opened`'s answer.
-struct NotificationOpened: Encodable {
-    var id: String
-    var openedAt: Date
-}
