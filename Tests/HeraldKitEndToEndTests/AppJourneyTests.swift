@@ -187,6 +187,13 @@ import Testing
             #expect(try await app.client.notification(id: id).readAt != nil)
             inbox.disappeared()
 
+            // Two sources have written to carol: the screen shows a switch for each, from the server.
+            for (source, name) in [("github", "GitHub"), ("jira", "Jira")] {
+                _ = try await server.publish(
+                    PublishRequest(
+                        recipients: ["carol"], type: "general", title: "From \(name)", body: "",
+                        source: NotificationSource(id: source, name: name)))
+            }
             app.permission.current = .authorized
             let preferences = PreferencesModel(dependencies: app.dependencies)
             await preferences.appeared()
@@ -194,6 +201,14 @@ import Testing
                 Issue.record("preferences did not load: \(preferences.screen)")
                 return
             }
+            guard case .switches(let sources) = form.sources.content else {
+                Issue.record("the sources did not load: \(form.sources)")
+                return
+            }
+            #expect(sources.map(\.title) == ["Jira", "GitHub"] && sources.allSatisfy(\.isOn))
+            await preferences.sourceToggled(id: "github", isOn: false)
+            #expect(try await app.client.preferences().mutedSources == ["github"])
+            #expect(try await app.client.sources().items.map(\.muted) == [false, true])
             #expect(
                 form.categories.map(\.title) == [
                     "Order updates", "Loyalty & rewards", "Promotions & offers", "Expiry reminders",
