@@ -80,6 +80,9 @@ public protocol HeraldStore: Sendable {
     func publishDueScheduled(limit: Int, rules: PushRules, now: Date) async throws -> ScheduledPublishRun
     /// When the earliest scheduled notification is due; nil when none waits.
     func nextScheduledDue() async throws -> Date?
+    /// Marks complete (at `now`) the open messages, at most `limit`, oldest first, that have
+    /// nothing left to go out; answers their ids, each completed by one caller only.
+    func completeFinishedMessages(limit: Int, now: Date) async throws -> [String]
     /// The sources `userID` has received notifications from, most recent first, with their mutes.
     func sources(userID: String) async throws -> [ReceivedSource]
 

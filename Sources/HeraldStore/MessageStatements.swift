@@ -226,6 +226,61 @@ enum MessageStatements {
         return MessagePage(items: Array(items), hasMore: records.count > limit)
     }
 
+    // MARK: Completing
+
+    /// The open messages (at most `limit`, oldest first) with nothing left to go out: no
+    /// notification still scheduled, no push queued, sending, deferred or held for a digest, and (a
+    /// broadcast) its fan-out ended. Once finished a message stays so (nothing adds work to it
+    /// after its last scheduled notification and its fan-out), so this may run as a plain read.
+    static func finished<DB: StoreConnection>(limit: Int, _ db: DB) throws -> [String] {
+        let open = try db.query(
+            """
+            SELECT id FROM messages WHERE completed_at IS NULL ORDER BY created_at, id LIMIT \(max(0, limit))
+            """
+        ) { row throws(StoreError) in try row.text("id") }
+        guard !open.isEmpty else { return [] }
+        let ids = DeliveryStatements.jsonArray(open)
+        // What still has work, among the open messages: one read each, through the due and held
+        // indexes (only unfinished rows are in them) and the scheduled rows' message index.
+        var busy = Set(
+            try db.query(
+                """
+                SELECT DISTINCT n.message_id AS id FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+                WHERE d.next_attempt_at IS NOT NULL AND n.message_id IN (\(DB.jsonTextElements(ids)))
+                """
+            ) { row throws(StoreError) in try row.text("id") })
+        busy.formUnion(
+            try db.query(
+                """
+                SELECT DISTINCT n.message_id AS id FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+                WHERE d.status = 'digested' AND d.digest_id IS NULL AND n.message_id IN (\(DB.jsonTextElements(ids)))
+                """
+            ) { row throws(StoreError) in try row.text("id") })
+        busy.formUnion(
+            try db.query(
+                """
+                SELECT DISTINCT message_id AS id FROM scheduled_notifications
+                WHERE message_id IN (\(DB.jsonTextElements(ids)))
+                """
+            ) { row throws(StoreError) in try row.text("id") })
+        busy.formUnion(
+            try db.query(
+                """
+                SELECT id FROM broadcasts WHERE id IN (\(DB.jsonTextElements(ids)))
+                  AND status IN (\(BroadcastStatus.queued.rawValue), \(BroadcastStatus.running.rawValue))
+                """
+            ) { row throws(StoreError) in try row.text("id") })
+        return open.filter { !busy.contains($0) }
+    }
+
+    /// Marks `ids` complete at `now`; answers those this call completed (of servers completing at
+    /// once, each message is completed by one).
+    static func complete(_ ids: [String], now: Date, _ db: some StoreConnection) throws -> [String] {
+        try ids.filter { id in
+            try db.change("UPDATE messages SET completed_at = \(now) WHERE id = \(id) AND completed_at IS NULL") > 0
+        }
+    }
+
     // MARK: Cancelling
 
     /// Cancels what of message `id` has not gone out: its scheduled notifications are forgotten,

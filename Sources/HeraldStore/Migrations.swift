@@ -597,6 +597,13 @@ extension Migration {
                     """,
                 ]
             ),
+            Migration(
+                version: 17, name: "open messages",
+                sql: [
+                    // The completion sweep reads only the messages still open.
+                    "CREATE INDEX messages_open ON messages (created_at, id) WHERE completed_at IS NULL"
+                ]
+            ),
         ]
     }
 }

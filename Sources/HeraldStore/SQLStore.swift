@@ -116,6 +116,12 @@ extension SQLStore {
         try await write { db in try MessageStatements.publishDue(limit: limit, rules: rules, now: now, db) }
     }
 
+    package func completeFinishedMessages(limit: Int, now: Date) async throws -> [String] {
+        let finished = try await read { db in try MessageStatements.finished(limit: limit, db) }
+        guard !finished.isEmpty else { return [] }
+        return try await write { db in try MessageStatements.complete(finished, now: now, db) }
+    }
+
     package func nextScheduledDue() async throws -> Date? {
         try await read { db in try MessageStatements.nextDue(db) }
     }

@@ -16,8 +16,8 @@ public struct AttentionSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// Publishes scheduled notifications when their time comes, and sends each user's digest summary
-/// at their digest time, through the store (each batch one transaction, so a crash loses nothing
+/// Publishes scheduled notifications when their time comes, sends each user's digest summary
+/// at their digest time, and marks messages complete once nothing of them is left to go out, through the store (each batch one transaction, so a crash loses nothing
 /// and publishes nothing twice; several servers on one database share the work). Sleeps until the
 /// earliest due time, at most `wakeInterval`; ``wake()`` ends a sleep early.
 final class AttentionRunner: Sendable {
@@ -78,6 +78,12 @@ final class AttentionRunner: Sendable {
             full = full || run.summaries >= settings.batchSize
         } catch {
             logger.warning("sending digests failed", metadata: ["error": "\(error)"])
+        }
+        do {
+            let completed = try await store.completeFinishedMessages(limit: settings.batchSize, now: now())
+            full = full || completed.count >= settings.batchSize
+        } catch {
+            logger.warning("completing messages failed", metadata: ["error": "\(error)"])
         }
         return full
     }

@@ -97,6 +97,8 @@ struct MessageItem: Encodable {
     var deliverAt: DeliverAt?
     var createdAt: Date
     var cancelledAt: Date?
+    /// When nothing of it was left to go out (set within a second or so of its last push's end).
+    var completedAt: Date?
     /// `scheduled` (some notification waits for its time), `sending` (some push has not reached a
     /// final state), `completed`, or `cancelled`.
     var status: String
@@ -113,6 +115,7 @@ struct MessageItem: Encodable {
         deliverAt = record.deliverAtLocalTime.map(DeliverAt.init(localTime:))
         createdAt = record.createdAt
         cancelledAt = record.cancelledAt
+        completedAt = record.completedAt
         self.funnel = FunnelItem(funnel)
         status = Self.status(record, funnel)
     }
@@ -125,7 +128,8 @@ struct MessageItem: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, type, title, category, source, sendAt, deliverAt, createdAt, cancelledAt, status, funnel
+        case id, kind, type, title, category, source, sendAt, deliverAt, createdAt, cancelledAt, completedAt, status
+        case funnel
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -140,6 +144,7 @@ struct MessageItem: Encodable {
         try container.encode(deliverAt, forKey: .deliverAt)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(cancelledAt, forKey: .cancelledAt)
+        try container.encode(completedAt, forKey: .completedAt)
         try container.encode(status, forKey: .status)
         try container.encode(funnel, forKey: .funnel)
     }

@@ -66,6 +66,7 @@ struct MessageTests {
             #expect(
                 try await fixture.server.send("POST", "/v1/me/notifications/\(ids[0])/read", token: ana).status == 200)
 
+            #expect(try await becomesTrue { try await Self.message(fixture, messageID)["completedAt"] is String })
             let message = try await Self.message(fixture, messageID)
             #expect(message["kind"] as? String == "publish" && message["type"] as? String == "order.shipped")
             #expect(message["status"] as? String == "completed")

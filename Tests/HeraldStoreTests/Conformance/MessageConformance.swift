@@ -20,6 +20,8 @@ enum MessageConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
     case frequencyCap = "a push over its category's cap is throttled; other categories and the period's end pass"
     case digest = "digest pushes are held, then summed up once in one summary push per device at the digest time"
     case digestReschedule = "rescheduling a pending digest moves it; with none pending it says so"
+    case completion =
+        "a message completes once nothing is scheduled, pending or held, each once; a cancelled one completes too"
 
     var testDescription: String { rawValue }
 
@@ -236,6 +238,24 @@ enum MessageConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
             #expect(summaries.allSatisfy { $0.notification.data["digestCount"] == "2" })
             #expect(try await store.deliverySummary("n1").map(\.status) == [.digested, .digested])
             #expect(try await store.message(id: "m1")?.funnel.pushes[.digested] == 2)
+        case .completion:
+            try await store.addDevice("phone")
+            _ = try await Self.message(store, id: "m1", ids: ["n1"])
+            _ = try await Self.message(store, id: "m2", ids: ["n2"], push: nil)
+            _ = try await Self.message(store, id: "m3", ids: ["n3"], schedule: .at(at(600)))
+            #expect(try await store.completeFinishedMessages(limit: 10, now: at(1)) == ["m2"], "no push: at once")
+            let claimed = try await store.claimDueDeliveries(limit: 10, now: at(2), lease: 30)
+            #expect(try await store.completeFinishedMessages(limit: 10, now: at(3)).isEmpty, "m1 is sending")
+            _ = try await store.completeDeliveries(
+                claimed.map {
+                    DeliveryCompletion(id: $0.id, claimToken: $0.claimToken, outcome: .sent(providerMessageID: nil))
+                },
+                now: at(4))
+            #expect(try await store.completeFinishedMessages(limit: 10, now: at(5)) == ["m1"])
+            #expect(try await store.completeFinishedMessages(limit: 10, now: at(6)).isEmpty, "each once")
+            #expect(try await store.message(id: "m1")?.record.completedAt == at(5))
+            #expect(try await store.cancelMessage(id: "m3", now: at(7))?.scheduled == 1)
+            #expect(try await store.completeFinishedMessages(limit: 10, now: at(8)) == ["m3"])
         case .digestReschedule:
             #expect(try await store.rescheduleDigest(userID: "u1", at: at(10)) == false)
             try await store.addDevice("phone")
