@@ -33,8 +33,9 @@ let package = Package(
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog"]),
         // What every test target shares: temporary directories removed after use, `eventually`.
         .target(name: "HeraldTestSupport"),
-        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader), the `herald` child process.
-        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldTestSupport"]),
+        // Loopback HTTP/1.1 client for tests (plain sockets on HeraldHTTP2's socket reactor, SSE
+        // reader), the `herald` child process.
+        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldHTTP2", "HeraldTestSupport"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(
             name: "HeraldStore",
