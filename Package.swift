@@ -54,13 +54,14 @@ let package = Package(
             dependencies: [
                 "CNGHTTP2", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2",
             ]),
-        // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
-        // command line, whose `herald sandbox` runs the provider sandbox.
+        // The application: routes, auth, live hub, metrics, the delivery worker (Push/), webhooks
+        // (Webhooks/: the worker and the one HTTP/1.1 client, on HeraldHTTP2's sockets and TLS), and
+        // the command line, whose `herald sandbox` runs the provider sandbox.
         .target(
             name: "HeraldServer",
             dependencies: [
-                "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush",
-                "HeraldSandbox",
+                "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldHTTP2", "HeraldStore",
+                "HeraldPush", "HeraldSandbox",
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
             resources: [

@@ -72,13 +72,17 @@ public final class HeraldApplication: Sendable {
         let broadcastRunner = BroadcastRunner(
             store: store, appConfig: services.appConfig, deliveryWake: wake, signal: broadcastWake,
             settings: configuration.broadcasts, logger: logger, now: now)
+        let webhookWorker = WebhookWorker(
+            store: store, client: try WebhookClient(settings: configuration.webhooks),
+            settings: configuration.webhooks, logger: logger, now: now)
         self.services = services
         self.jobs = ServiceGroup(
             Self.jobs(
                 configuration, services: services, worker: worker, tokenKeepers: tokenKeepers,
-                receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, logger: logger),
+                receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, webhookWorker: webhookWorker,
+                logger: logger),
             logger: logger)
-        self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
+        self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth, webhooks: configuration.webhooks)
 
         var http = HTTPServerConfiguration()
         http.host = configuration.host
@@ -95,7 +99,10 @@ public final class HeraldApplication: Sendable {
     }
 
     /// Every route of the contract, behind access logging and metrics.
-    static func routes(_ services: Services, maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth) -> Router {
+    static func routes(
+        _ services: Services, maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth,
+        webhooks: WebhookSettings = WebhookSettings()
+    ) -> Router {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
@@ -121,6 +128,7 @@ public final class HeraldApplication: Sendable {
         DeliveryRoutes(services: services).register(in: &router)
         BroadcastRoutes(services: services).register(in: &router)
         LiveActivityRoutes(services: services).register(in: &router)
+        WebhookRoutes(services: services, settings: webhooks).register(in: &router)
         return router
     }
 
@@ -136,17 +144,18 @@ public final class HeraldApplication: Sendable {
     /// The long-lived jobs, in start order (they stop in reverse): stream heartbeats, the stream
     /// expiry sweep and hourly pruning of the event log and of expired idempotency claims; with
     /// push on, the provider-token keeper, the delivery worker and the Expo receipt poller; with
-    /// broadcasts on, the broadcast runner.
+    /// broadcasts on, the broadcast runner; with webhooks on, the webhook worker.
     private static func jobs(
         _ configuration: HeraldConfiguration, services: Services, worker: DeliveryWorker,
         tokenKeepers: [ProviderTokenKeeper], receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
-        logger: Logger
+        webhookWorker: WebhookWorker, logger: Logger
     ) -> [any Service] {
         let hub = services.hub
         let store = services.store
         let now = services.now
         let retention = configuration.streamRetention
         let sessions = configuration.consoleSessions
+        let webhookRetention = configuration.webhooks.retention
         var jobs: [any Service] = [
             PeriodicService(name: "stream heartbeats", interval: configuration.heartbeatInterval) {
                 hub.heartbeat(now: now())
@@ -162,6 +171,8 @@ public final class HeraldApplication: Sendable {
                     _ = try await store.pruneConsoleSessions(
                         idleBefore: now().addingTimeInterval(-sessions.idleTimeout),
                         createdBefore: now().addingTimeInterval(-sessions.lifetime))
+                    _ = try await store.pruneWebhookDeliveries(
+                        finishedBefore: now().addingTimeInterval(-webhookRetention))
                 } catch {
                     logger.warning("pruning failed", metadata: ["error": "\(error)"])
                 }
@@ -173,6 +184,7 @@ public final class HeraldApplication: Sendable {
             if let receiptPoller { jobs.append(receiptPoller) }
         }
         if configuration.broadcasts.isEnabled { jobs.append(broadcastRunner) }
+        if configuration.webhooks.isEnabled { jobs.append(webhookWorker) }
         return jobs
     }
 

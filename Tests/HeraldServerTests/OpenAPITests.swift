@@ -57,6 +57,7 @@ struct OpenAPITests {
         "LiveActivityTokenRegistration",
         "LiveActivityToken",
         "LiveActivityRequest",
+        "WebhookRequest",
     ]
 
     static func decode(_ schema: String, _ data: Data) throws {
@@ -100,6 +101,7 @@ struct OpenAPITests {
         case "LiveActivityTokenRegistration": try decode(LiveActivityTokenRegistration.self)
         case "LiveActivityToken": try decode(LiveActivityToken.self)
         case "LiveActivityRequest": try decode(LiveActivityRequest.self)
+        case "WebhookRequest": try decode(WebhookCreateRequest.self)
         default: Issue.record("no model type for \(schema)")
         }
     }
@@ -110,6 +112,7 @@ struct OpenAPITests {
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
         "NotificationOpened",
         "LiveActivityPush",
+        "Webhook", "WebhookCreated", "WebhookList", "WebhookEvent", "WebhookDelivery", "WebhookDeliveryList",
     ]
 
     @Test func everySchemaHasAnExampleThatDecodesIntoItsModelType() throws {

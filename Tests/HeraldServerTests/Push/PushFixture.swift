@@ -21,10 +21,11 @@ struct PushFixture {
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
     /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`; the
     /// worker claims `batchSize` rows at a time (default: the server's). The server sends to FCM
-    /// unless `configuresFCM` is false, and logs to `logger`.
+    /// unless `configuresFCM` is false, and logs to `logger`; `configure` changes the rest.
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
-        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning)
+        configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning),
+        configure: (inout HeraldConfiguration) -> Void = { _ in }
     ) async throws -> PushFixture {
         let credentials = try TestSandboxCredentials.fresh(prefix: "herald-push")
         let sandbox = try APNsSandbox(credentials: credentials)
@@ -49,6 +50,7 @@ struct PushFixture {
                 configuration.pushWorker.retryCap = retryCap ?? retryBase
                 configuration.pushWorker.maxAttempts = maxAttempts
                 if let batchSize { configuration.pushWorker.batchSize = batchSize }
+                configure(&configuration)
             }, logger: logger)
         return PushFixture(
             sandbox: sandbox, fcm: fcm, gateway: gateway, server: server, credentials: credentials,
@@ -56,16 +58,17 @@ struct PushFixture {
     }
 
     /// Runs `body` against a fresh fixture (see
-    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:logger:)``) and stops it
-    /// afterwards, also when `body` throws.
+    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:logger:configure:)``) and
+    /// stops it afterwards, also when `body` throws.
     static func run(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
         configuresFCM: Bool = true, logger: Logger = Logger(label: "herald-test", level: .warning),
+        configure: (inout HeraldConfiguration) -> Void = { _ in },
         _ body: (PushFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(
             retryBase: retryBase, retryCap: retryCap, maxAttempts: maxAttempts, batchSize: batchSize,
-            configuresFCM: configuresFCM, logger: logger)
+            configuresFCM: configuresFCM, logger: logger, configure: configure)
         do {
             try await body(fixture)
         } catch {

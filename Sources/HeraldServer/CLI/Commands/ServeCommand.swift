@@ -75,6 +75,7 @@ struct ServeCommand {
         if let appsFile = args.value("apps-file") { configuration.apps = try AppsFile.load(path: appsFile) }
         configuration.pushWorker = try args.pushWorkerSettings()
         configuration.expo = try args.expoSettings()
+        configuration.webhooks = try args.webhookSettings()
         return configuration
     }
 
@@ -91,6 +92,7 @@ struct ServeCommand {
                     with reason provider_not_configured.
                     """),
             .init("Expo (on by default: it needs no key material):", Option.expo),
+            .init("Webhooks (POST /v1/webhooks):", Option.webhooks),
         ],
         epilogue: """
             SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.
