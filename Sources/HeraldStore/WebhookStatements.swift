@@ -78,13 +78,13 @@ enum WebhookStatements {
     }
 
     /// The event of a delivery row that just ended (or was written) with `status`: sent, failed or
-    /// expired, skipped; nothing for the others.
+    /// expired, skipped; nothing for a row still waiting or in flight (whatever else it waits for).
     static func eventType(of status: DeliveryStatus) -> WebhookEventType? {
         switch status {
         case .sent: .deliverySent
         case .failed, .expired: .deliveryFailed
         case .skipped: .deliverySkipped
-        case .queued, .sending, .deferred: nil
+        default: nil
         }
     }
 
