@@ -33,8 +33,9 @@ let package = Package(
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog"]),
         // What every test target shares: temporary directories removed after use, `eventually`.
         .target(name: "HeraldTestSupport"),
-        // Loopback HTTP/1.1 client for tests (plain sockets, SSE reader), the `herald` child process.
-        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldTestSupport"]),
+        // Loopback HTTP/1.1 client for tests (plain sockets on HeraldHTTP2's socket reactor, SSE
+        // reader), the `herald` child process.
+        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldHTTP2", "HeraldTestSupport"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(
             name: "HeraldStore",
@@ -53,13 +54,14 @@ let package = Package(
             dependencies: [
                 "CNGHTTP2", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2",
             ]),
-        // The application: routes, auth, live hub, metrics, the delivery worker (Push/), and the
-        // command line, whose `herald sandbox` runs the provider sandbox.
+        // The application: routes, auth, live hub, metrics, the delivery worker (Push/), webhooks
+        // (Webhooks/: the worker and the one HTTP/1.1 client, on HeraldHTTP2's sockets and TLS), and
+        // the command line, whose `herald sandbox` runs the provider sandbox.
         .target(
             name: "HeraldServer",
             dependencies: [
-                "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldStore", "HeraldPush",
-                "HeraldSandbox",
+                "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldHTTP2", "HeraldStore",
+                "HeraldPush", "HeraldSandbox",
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
             resources: [

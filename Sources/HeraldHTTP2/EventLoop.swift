@@ -70,6 +70,19 @@ package final class EventLoop: Sendable {
         _ = epoll_ctl(epollFD, adding ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event)
     }
 
+    /// Asks for ONE report of `fd` becoming readable (or writable, when asked) or hung up, tagged
+    /// `tag`, registering it first when it is new; after the report it stays registered but
+    /// silent until armed again. Answers 0, or the `errno` of the failed `epoll_ctl`.
+    package func arm(_ fd: Int32, tag: UInt64, writable: Bool) -> Int32 {
+        var event = epoll_event()
+        event.events =
+            (writable ? EPOLLOUT.rawValue : EPOLLIN.rawValue) | EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
+        event.data.u64 = tag
+        if epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) == 0 { return 0 }
+        guard errno == ENOENT else { return errno }
+        return epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 ? 0 : errno
+    }
+
     package func unwatch(_ fd: Int32) {
         var event = epoll_event()
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, &event)

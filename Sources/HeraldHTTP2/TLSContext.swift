@@ -1,7 +1,8 @@
 import COpenSSL
 
-/// Owns one `SSL_CTX*`, TLS 1.2 or later with HTTP/2 by ALPN: a client's (offering `h2`,
-/// verifying peers against the system's certificate authorities or a CA file) or a server's
+/// Owns one `SSL_CTX*`, TLS 1.2 or later with HTTP/2 by ALPN: a client's (offering `h2`, or
+/// `http/1.1` for the webhook client, verifying peers against the system's certificate
+/// authorities or a CA file) or a server's
 /// (its certificate and key, answering `h2`, else `http/1.1`).
 // Safe: not changed after init; OpenSSL locks what `SSL_new` shares.
 package final class TLSContext: @unchecked Sendable {
@@ -11,9 +12,11 @@ package final class TLSContext: @unchecked Sendable {
     package let trustFailure: (failure: NativeFailure, caFile: String?)?
     private let counter: HandleCounter?
 
-    /// A client context trusting `caFile` instead of the system's authorities when set.
+    /// A client context trusting `caFile` instead of the system's authorities when set, offering
+    /// `protocols` by ALPN (`h2` for the push client, `http/1.1` for the webhook client).
     package init<Failure: NativeCallError>(
-        clientTrusting caFile: String?, counter: HandleCounter, throwing: Failure.Type
+        clientTrusting caFile: String?, offering protocols: [String] = ["h2"], counter: HandleCounter,
+        throwing: Failure.Type
     )
         throws(Failure)
     {
@@ -22,9 +25,10 @@ package final class TLSContext: @unchecked Sendable {
         counter.allocated()
         try Self.configure(handle, throwing: Failure.self)
         SSL_CTX_set_verify(handle, SSL_VERIFY_PEER, nil)
-        let h2: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
+        // Wire format: each name after its length byte.
+        let alpn = protocols.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
         // The one OpenSSL call that answers 0 for success.
-        guard SSL_CTX_set_alpn_protos(handle, h2, UInt32(h2.count)) == 0 else {
+        guard SSL_CTX_set_alpn_protos(handle, alpn, UInt32(alpn.count)) == 0 else {
             throw Failure(.openSSL("SSL_CTX_set_alpn_protos"))
         }
         if let caFile {

@@ -1,3 +1,4 @@
+import HeraldHTTP2
 import Synchronization
 
 #if canImport(Glibc)
@@ -95,7 +96,7 @@ final class LoopbackSocket: Sendable {
         }
         if result != 0 {
             guard errno == EINPROGRESS else { throw LoopbackClientError.connectFailed(errno: errno) }
-            try await SocketReactor.shared.wait(fd: fd, writable: true, deadline: deadline)
+            try await Self.wait(fd: fd, writable: true, deadline: deadline)
             var error: Int32 = 0
             var size = socklen_t(MemoryLayout<Int32>.size)
             _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
@@ -113,7 +114,7 @@ final class LoopbackSocket: Sendable {
             if written > 0 {
                 offset += written
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                try await SocketReactor.shared.wait(fd: fd, writable: true, deadline: deadline)
+                try await Self.wait(fd: fd, writable: true, deadline: deadline)
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
@@ -138,13 +139,27 @@ final class LoopbackSocket: Sendable {
             switch errno {
             case EAGAIN, EWOULDBLOCK:
                 if isShutDown.load(ordering: .relaxed) { return [] }
-                try await SocketReactor.shared.wait(fd: fd, writable: false, deadline: deadline)
+                try await Self.wait(fd: fd, writable: false, deadline: deadline)
             case EINTR:
                 continue
             case ECONNRESET:
                 return []
             default:
                 throw LoopbackClientError.system("recv", errno)
+            }
+        }
+    }
+
+    /// Waits on the process's one ``SocketReactor`` (shared with the server's webhook client), its
+    /// failures as this client's errors.
+    private static func wait(fd: Int32, writable: Bool, deadline: ContinuousClock.Instant) async throws {
+        do {
+            try await SocketReactor.shared.wait(fd: fd, writable: writable, deadline: deadline)
+        } catch let error as SocketReactor.WaitError {
+            switch error {
+            case .timedOut: throw LoopbackClientError.timedOut
+            case .closed: throw LoopbackClientError.closed
+            case .system(let code): throw LoopbackClientError.system("epoll_ctl", code)
             }
         }
     }

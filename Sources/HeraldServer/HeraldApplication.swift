@@ -76,14 +76,18 @@ public final class HeraldApplication: Sendable {
         let attentionRunner = AttentionRunner(
             store: store, appConfig: services.appConfig, deliveryWake: wake, signal: attentionWake,
             settings: configuration.attention, logger: logger, now: now)
+        let webhookWorker = WebhookWorker(
+            store: store, client: try WebhookClient(settings: configuration.webhooks),
+            settings: configuration.webhooks, logger: logger, now: now)
         self.services = services
         self.jobs = ServiceGroup(
             Self.jobs(
                 configuration, services: services, worker: worker, tokenKeepers: tokenKeepers,
                 receiptPoller: receiptPoller, broadcastRunner: broadcastRunner, attentionRunner: attentionRunner,
+                webhookWorker: webhookWorker,
                 logger: logger),
             logger: logger)
-        self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth)
+        self.router = Self.routes(services, maxJSONDepth: configuration.maxJSONDepth, webhooks: configuration.webhooks)
 
         var http = HTTPServerConfiguration()
         http.host = configuration.host
@@ -100,7 +104,10 @@ public final class HeraldApplication: Sendable {
     }
 
     /// Every route of the contract, behind access logging and metrics.
-    static func routes(_ services: Services, maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth) -> Router {
+    static func routes(
+        _ services: Services, maxJSONDepth: Int = HeraldConfiguration.defaultMaxJSONDepth,
+        webhooks: WebhookSettings = WebhookSettings()
+    ) -> Router {
         var router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
@@ -127,6 +134,7 @@ public final class HeraldApplication: Sendable {
         BroadcastRoutes(services: services).register(in: &router)
         MessageRoutes(services: services).register(in: &router)
         LiveActivityRoutes(services: services).register(in: &router)
+        WebhookRoutes(services: services, settings: webhooks).register(in: &router)
         return router
     }
 
@@ -142,17 +150,19 @@ public final class HeraldApplication: Sendable {
     /// The long-lived jobs, in start order (they stop in reverse): stream heartbeats, the stream
     /// expiry sweep and hourly pruning of the event log and of expired idempotency claims; with
     /// push on, the provider-token keeper, the delivery worker and the Expo receipt poller; with
-    /// broadcasts on, the broadcast runner; the attention runner (scheduled notifications, digests).
+    /// broadcasts on, the broadcast runner; the attention runner (scheduled notifications, digests,
+    /// message completion); with webhooks on, the webhook worker.
     private static func jobs(
         _ configuration: HeraldConfiguration, services: Services, worker: DeliveryWorker,
         tokenKeepers: [ProviderTokenKeeper], receiptPoller: ExpoReceiptPoller?, broadcastRunner: BroadcastRunner,
-        attentionRunner: AttentionRunner, logger: Logger
+        attentionRunner: AttentionRunner, webhookWorker: WebhookWorker, logger: Logger
     ) -> [any Service] {
         let hub = services.hub
         let store = services.store
         let now = services.now
         let retention = configuration.streamRetention
         let sessions = configuration.consoleSessions
+        let webhookRetention = configuration.webhooks.retention
         var jobs: [any Service] = [
             PeriodicService(name: "stream heartbeats", interval: configuration.heartbeatInterval) {
                 hub.heartbeat(now: now())
@@ -168,6 +178,8 @@ public final class HeraldApplication: Sendable {
                     _ = try await store.pruneConsoleSessions(
                         idleBefore: now().addingTimeInterval(-sessions.idleTimeout),
                         createdBefore: now().addingTimeInterval(-sessions.lifetime))
+                    _ = try await store.pruneWebhookDeliveries(
+                        finishedBefore: now().addingTimeInterval(-webhookRetention))
                 } catch {
                     logger.warning("pruning failed", metadata: ["error": "\(error)"])
                 }
@@ -180,6 +192,7 @@ public final class HeraldApplication: Sendable {
         }
         if configuration.broadcasts.isEnabled { jobs.append(broadcastRunner) }
         jobs.append(attentionRunner)
+        if configuration.webhooks.isEnabled { jobs.append(webhookWorker) }
         return jobs
     }
 

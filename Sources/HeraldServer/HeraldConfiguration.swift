@@ -69,6 +69,8 @@ public struct HeraldConfiguration: Sendable {
     /// What one API key may ask of the server: call rate, broadcasts at once, publish size.
     public var publisherLimits = PublisherLimits()
     public var consoleSessions = ConsoleSessionSettings()
+    /// Webhook subscriptions, their addresses, attempts and retries.
+    public var webhooks = WebhookSettings()
 
     public init() {}
 }

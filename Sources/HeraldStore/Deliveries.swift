@@ -42,6 +42,14 @@ public enum DeliveryExpiryReason {
     public static let ttl = "ttl_expired"
 }
 
+/// A device token as a publisher or a webhook receiver sees it: `…` and its last 8 characters (at
+/// most half of a short token), enough to tell a user's devices apart, never enough to push to one.
+package enum DeviceTokenMask {
+    package static func masked(_ token: String) -> String {
+        "…" + token.suffix(min(8, token.count / 2))
+    }
+}
+
 /// One delivery row as its publisher sees it.
 public struct DeliveryRecord: Sendable, Equatable {
     /// Stable across attempts: the APNs `apns-id`.

@@ -98,6 +98,7 @@ enum DeliveryStatements {
 
         try finish(expired, status: .expired, reason: DeliveryExpiryReason.ttl, now: now, db)
         try finish(gone, status: .skipped, reason: DeliverySkipReason.deviceInactive, now: now, db)
+        try WebhookStatements.emitDeliveries(expired + gone, at: now, db)
         if !claimed.isEmpty {
             try db.execute(
                 """
@@ -269,6 +270,7 @@ enum DeliveryStatements {
         }
         let recordedIDs = Set(recorded)
         for send in sends { held[send.index] = recordedIDs.contains(send.completion.id) }
+        try WebhookStatements.emitDeliveries(sends.map(\.completion.id).filter(recordedIDs.contains), at: now, db)
         return held
     }
 
@@ -338,13 +340,18 @@ enum DeliveryStatements {
             """
         ) { row throws(StoreError) in try (token: row.optionalText("device_token"), kind: row.text("kind")) }
         guard let target else { return false }
+        try WebhookStatements.emitDeliveries([completion.id], at: now, db)
         if prunes, let token = target.token, let claimedAt {
             // A Live Activity push prunes the activity's token, never the device.
             let table: SQL =
                 target.kind == DeliveryKind.liveActivity ? "live_activity_tokens" : "devices"
-            try db.execute(
+            let pruned = try db.change(
                 "UPDATE \(table) SET active = 0, updated_at = \(now) WHERE token = \(token) AND updated_at <= \(claimedAt)"
             )
+            if pruned > 0, target.kind != DeliveryKind.liveActivity, case .pruned(let reason) = completion.outcome {
+                try WebhookStatements.emitDevicePruned(
+                    token: token, deliveryID: completion.id, reason: reason, at: now, db)
+            }
         }
         return true
     }
@@ -417,14 +424,23 @@ enum DeliveryStatements {
 
             guard let token else { continue }
             changed += 1
+            switch outcome.result {
+            case .failed, .pruned, .resend:
+                try WebhookStatements.emitDeliveries([outcome.receipt.deliveryID], at: now, db)
+            case .delivered, .notReady: break
+            }
             // A device registered again since the send (the app started, or the token moved
             // to another user) is live by a newer word than this receipt's.
-            if case .pruned = outcome.result, let token {
-                try db.execute(
+            if case .pruned(let reason) = outcome.result, let token {
+                let pruned = try db.change(
                     """
                     UPDATE devices SET active = 0, updated_at = \(now)
                     WHERE token = \(token) AND updated_at <= \(outcome.receipt.sentAt)
                     """)
+                if pruned > 0 {
+                    try WebhookStatements.emitDevicePruned(
+                        token: token, deliveryID: outcome.receipt.deliveryID, reason: reason, at: now, db)
+                }
             }
         }
         return changed

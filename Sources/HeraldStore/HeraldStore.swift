@@ -6,8 +6,9 @@ import HeraldServerModel
 /// live-update log, preferences, devices, analytics events and the app config.
 ///
 /// Every method that changes more than one row does so in one transaction: the rows, the
-/// user's counters and the stream events are written together or not at all.
-public protocol HeraldStore: Sendable {
+/// user's counters and the stream events are written together or not at all (and so are the
+/// webhook events that tell of them: ``WebhookStore``).
+public protocol HeraldStore: WebhookStore, Sendable {
     // MARK: Settings
 
     /// A stored setting (e.g. the generated user-token secret), or `nil`.

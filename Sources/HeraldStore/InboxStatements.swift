@@ -308,6 +308,7 @@ enum InboxStatements {
             "UPDATE notifications SET read_at = \(item.readAt), seen_at = \(item.seenAt) WHERE seq = \(row.seq)")
         let counts = try adjustCounts(db, userID: userID, unread: -1, unseen: wasUnseen ? -1 : 0)
         let event = try appendUpdate(db, userID: userID, item: item, deleted: false, at: at)
+        try WebhookStatements.emitNotification(.notificationRead, userID: userID, notification: item, at: at, db)
         return ChangeOutcome(notification: item, event: event, counts: counts)
     }
 
@@ -316,12 +317,16 @@ enum InboxStatements {
     /// or deleted.
     static func markOpened(userID: String, id: String, at: Date, _ db: some StoreConnection) throws -> Date? {
         guard let row = try ownRow(db, userID: userID, id: id), !row.deleted else { return nil }
-        return try db.queryOne(
-            """
-            UPDATE notifications SET opened_at = COALESCE(opened_at, \(at)) WHERE seq = \(row.seq)
-            RETURNING opened_at
-            """
+        let first = try db.queryOne(
+            "UPDATE notifications SET opened_at = \(at) WHERE seq = \(row.seq) AND opened_at IS NULL RETURNING opened_at"
         ) { row throws(StoreError) in try row.date("opened_at") }
+        guard let first else {
+            return try db.queryOne("SELECT opened_at FROM notifications WHERE seq = \(row.seq)") {
+                row throws(StoreError) in try row.date("opened_at")
+            }
+        }
+        try WebhookStatements.emitNotification(.notificationOpened, userID: userID, notification: row.item, at: at, db)
+        return first
     }
 
     /// Marks every visible row seen (``markAllSeenUpdate(userID:at:_:)``) and zeroes the unseen

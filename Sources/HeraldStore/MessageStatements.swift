@@ -274,10 +274,60 @@ enum MessageStatements {
     }
 
     /// Marks `ids` complete at `now`; answers those this call completed (of servers completing at
-    /// once, each message is completed by one).
+    /// once, each message is completed by one, and only that one records `message.completed`).
     static func complete(_ ids: [String], now: Date, _ db: some StoreConnection) throws -> [String] {
         try ids.filter { id in
-            try db.change("UPDATE messages SET completed_at = \(now) WHERE id = \(id) AND completed_at IS NULL") > 0
+            let completed =
+                try db.change("UPDATE messages SET completed_at = \(now) WHERE id = \(id) AND completed_at IS NULL") > 0
+            if completed {
+                try WebhookStatements.emit(.messageCompleted, data: { try completedEventData(id: id, db) }, at: now, db)
+            }
+            return completed
+        }
+    }
+
+    /// `message.completed`'s data: `{messageId, kind, type, title, source, cancelled, recipients,
+    /// published, pushes: {status: n}, skipped: {reason: n}, opened, read}`.
+    static func completedEventData(id: String, _ db: some StoreConnection) throws -> String {
+        guard let (record, funnel) = try message(id: id, db) else {
+            throw StoreError(code: .invalidStoredValue, message: "message \(id) vanished as it completed")
+        }
+        func counts(_ writer: inout JSONWriter, _ map: [String: Int]) {
+            writer.raw("{")
+            for (index, key) in map.keys.sorted().enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(key)
+                writer.raw(":")
+                writer.int(map[key] ?? 0)
+            }
+            writer.raw("}")
+        }
+        return JSONWriter.text { writer in
+            writer.raw("{\"messageId\":")
+            writer.string(record.id)
+            writer.raw(",\"kind\":")
+            writer.string(record.kind.rawValue)
+            writer.raw(",\"type\":")
+            writer.string(record.type)
+            writer.raw(",\"title\":")
+            writer.string(record.title)
+            writer.raw(",\"sourceId\":")
+            writer.optionalString(record.source?.id)
+            writer.raw(",\"cancelled\":")
+            writer.bool(record.cancelledAt != nil)
+            writer.raw(",\"recipients\":")
+            writer.int(funnel.recipients)
+            writer.raw(",\"published\":")
+            writer.int(funnel.published)
+            writer.raw(",\"pushes\":")
+            counts(&writer, Dictionary(uniqueKeysWithValues: funnel.pushes.map { ($0.key.rawValue, $0.value) }))
+            writer.raw(",\"skipped\":")
+            counts(&writer, funnel.skippedByReason)
+            writer.raw(",\"opened\":")
+            writer.int(funnel.opened)
+            writer.raw(",\"read\":")
+            writer.int(funnel.read)
+            writer.raw("}")
         }
     }
 

@@ -521,6 +521,7 @@ extension Migration {
                     "ALTER TABLE preferences ADD COLUMN time_zone TEXT",
                 ]
             ),
+            Migration(version: 15, name: "webhooks", sql: webhookTables(d)),
             Migration(
                 version: 16, name: "messages, scheduled notifications, sources, digests",
                 sql: [

@@ -247,7 +247,8 @@ enum OutboxStatements {
     }
 }
 
-/// One delivery row as a publish or a Live Activity push writes it: the one INSERT of the outbox.
+/// One delivery row as a publish or a Live Activity push writes it: the one INSERT of the outbox
+/// (a skipped row records its `delivery.skipped` webhook event with it).
 struct NewDeliveryRow {
     /// The APNs `apns-id`, kept across attempts.
     var id: String
@@ -294,5 +295,16 @@ struct NewDeliveryRow {
                     \(target?.environment), \(status.rawValue), \(reason), 0, \(due), \(expiresAt), \(createdAt),
                     \(createdAt), \(kind), \(appID))
             """)
+        if status == .skipped {
+            try WebhookStatements.emit(.deliverySkipped, data: { eventData.json }, at: createdAt, db)
+        }
+    }
+
+    /// The row as its webhook event tells of it.
+    private var eventData: DeliveryEventData {
+        DeliveryEventData(
+            id: id, notificationID: notificationID, userID: userID, kind: kind, token: target?.token,
+            provider: target?.provider, platform: target?.platform, appID: appID, status: status, reason: reason,
+            providerStatus: nil, attempts: 0)
     }
 }

@@ -317,7 +317,7 @@ extension SQLStore {
     /// Runs `delete` (which removes at most ``InboxStatements/pruneBatch`` rows) in its own
     /// transactions until nothing is left, so no transaction holds the writer for long; answers
     /// the rows removed.
-    private func pruneInBatches(_ delete: SQL) async throws -> Int {
+    func pruneInBatches(_ delete: SQL) async throws -> Int {
         var total = 0
         while true {
             let removed = try await write { db in try db.change(delete) }
@@ -464,7 +464,7 @@ extension SQLStore {
 }
 
 /// A new claim's token and the end of its lease, in stored (millisecond) precision.
-private struct Claim {
+struct Claim {
     let token = UUID().uuidString.lowercased()
     let leaseExpiry: Date
 

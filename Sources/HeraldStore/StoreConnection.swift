@@ -56,6 +56,10 @@ package protocol StoreConnection: AnyObject, SendableMetatype {
     /// PostgreSQL: a `REPEATABLE READ` one, since its default gives each statement its own).
     func snapshot<T>(_ body: () throws -> T) throws -> T
 
+    /// What the transaction in progress read of the webhook subscriptions; a new transaction
+    /// starts with none read (see ``WebhookStatements/subscribers(_:_:)``).
+    var webhookSubscriptions: WebhookSubscriptionCache { get set }
+
     func execute(_ sql: SQL) throws(StoreError)
     /// Runs a statement given as plain text (DDL, pragmas) without caching or preparing it.
     func executeUncached(_ text: String) throws(StoreError)

@@ -64,6 +64,7 @@ struct OpenAPITests {
         "ReceivedSource",
         "ReceivedSourceList",
         "NotificationOpened",
+        "WebhookRequest",
     ]
 
     static func decode(_ schema: String, _ data: Data) throws {
@@ -114,6 +115,7 @@ struct OpenAPITests {
         case "ReceivedSource": try decode(ReceivedSource.self)
         case "ReceivedSourceList": try decode(ReceivedSources.self)
         case "NotificationOpened": try decode(NotificationOpened.self)
+        case "WebhookRequest": try decode(WebhookCreateRequest.self)
         default: Issue.record("no model type for \(schema)")
         }
     }
@@ -123,6 +125,7 @@ struct OpenAPITests {
     static let serverWritten: Set<String> = [
         "Status", "Broadcast", "BroadcastList", "Delivery", "DeliveryList", "PushAPS", "ConsoleSession",
         "LiveActivityPush", "Message", "MessageList", "MessageCancellation",
+        "Webhook", "WebhookCreated", "WebhookList", "WebhookEvent", "WebhookDelivery", "WebhookDeliveryList",
     ]
 
     @Test func everySchemaHasAnExampleThatDecodesIntoItsModelType() throws {

@@ -96,7 +96,8 @@ struct ServiceGroupTests {
         } _: { server in
             #expect(server.app.jobs.names.starts(with: ["stream heartbeats", "stream expiry", "pruning"]))
             #expect(server.app.jobs.names.contains("delivery worker"))
-            #expect(server.app.jobs.names.suffix(2) == ["broadcast runner", "attention runner"])
+            #expect(
+                server.app.jobs.names.suffix(3) == ["broadcast runner", "attention runner", "webhook worker"])
         }
     }
 }

@@ -2,8 +2,8 @@ import HeraldHTTP
 import Synchronization
 
 /// Something long-lived the application runs from start to stop: the delivery worker, the
-/// Expo receipt poller, the provider-token keeper, the broadcast runner, the stream heartbeats
-/// and expiry sweep, pruning. Hummingbird's `ServiceGroup` is the model.
+/// Expo receipt poller, the provider-token keeper, the broadcast runner, the webhook worker, the
+/// stream heartbeats and expiry sweep, pruning. Hummingbird's `ServiceGroup` is the model.
 protocol Service: Sendable {
     /// For the log.
     var name: String { get }
@@ -113,5 +113,10 @@ extension ExpoReceiptPoller: Service {
 
 extension BroadcastRunner: Service {
     var name: String { "broadcast runner" }
+    var shutdown: ServiceShutdown { .graceful(stop) }
+}
+
+extension WebhookWorker: Service {
+    var name: String { "webhook worker" }
     var shutdown: ServiceShutdown { .graceful(stop) }
 }

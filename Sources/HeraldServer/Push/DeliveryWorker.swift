@@ -26,7 +26,7 @@ final class DeliveryWorker: Sendable {
     private let now: @Sendable () -> Date
     private let stopping = Atomic<Bool>(false)
     /// The earliest retry this worker scheduled and has not yet looked for.
-    private let nextRetry = Mutex<Date?>(nil)
+    private let nextRetry = EarliestRetry()
     private let recorder: CompletionRecorder
 
     init(
@@ -58,7 +58,7 @@ final class DeliveryWorker: Sendable {
             next = full && !stopping.load(ordering: .acquiring) ? Task { await claim() } : nil
             await send(claimed)
             if next == nil && !stopping.load(ordering: .acquiring) {
-                if !full { await signal.wait(timeout: sleepTime()) }
+                if !full { await signal.wait(timeout: nextRetry.sleepTime(atMost: settings.wakeInterval, now: now())) }
                 if !stopping.load(ordering: .acquiring) { next = Task { await claim() } }
             }
         }
@@ -80,17 +80,6 @@ final class DeliveryWorker: Sendable {
     func stop() {
         stopping.store(true, ordering: .releasing)
         signal.wake()
-    }
-
-    /// Until the earliest scheduled retry, at most `wakeInterval`.
-    private func sleepTime() -> Duration {
-        let retry = nextRetry.withLock { next in
-            defer { next = nil }
-            return next
-        }
-        guard let retry else { return settings.wakeInterval }
-        let seconds = max(0, retry.timeIntervalSince(now()))
-        return min(settings.wakeInterval, .milliseconds(Int64(seconds * 1000)))
     }
 
     /// Sends `claimed`, at most `concurrency` at once; Expo rows go together, up to 100 a request.
@@ -184,7 +173,7 @@ final class DeliveryWorker: Sendable {
         case .failed(let reason): await complete(row, .failed(reason: reason), label: "failed", status: status)
         case .pruned(let reason): await complete(row, .pruned(reason: reason), label: "pruned", status: status)
         case .retry(let at, let reason):
-            nextRetry.withLock { next in next = min(next ?? at, at) }
+            nextRetry.schedule(at)
             logger.debug(
                 "delivery will be sent again",
                 metadata: [

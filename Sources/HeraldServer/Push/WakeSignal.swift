@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Wakes the delivery worker: a publish that wrote delivery rows calls ``wake()``; the worker
@@ -75,5 +76,28 @@ final class WakeSignal: Sendable {
             return waiter.continuation
         }
         waiter?.resume()
+    }
+}
+
+/// The earliest retry a worker scheduled and has not yet looked for: the delivery worker and the
+/// webhook worker sleep on their ``WakeSignal`` until it, at most their wake interval.
+final class EarliestRetry: Sendable {
+    private let next = Mutex<Date?>(nil)
+
+    /// Notes a retry scheduled at `at`.
+    func schedule(_ at: Date) {
+        next.withLock { next in next = min(next ?? at, at) }
+    }
+
+    /// How long to sleep from `now`: until the earliest retry scheduled since the last call, at
+    /// most `interval`. Forgets that retry (the worker looks for it when it wakes).
+    func sleepTime(atMost interval: Duration, now: Date) -> Duration {
+        let retry = next.withLock { next in
+            defer { next = nil }
+            return next
+        }
+        guard let retry else { return interval }
+        let seconds = max(0, retry.timeIntervalSince(now))
+        return min(interval, .milliseconds(Int64(seconds * 1000)))
     }
 }

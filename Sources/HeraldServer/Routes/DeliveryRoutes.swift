@@ -61,7 +61,7 @@ struct DeliveryItem: Encodable {
         notificationId = record.notificationID
         createdAt = record.createdAt
         id = record.id
-        deviceToken = record.deviceToken.map(Self.mask)
+        deviceToken = record.deviceToken.map(DeviceTokenMask.masked)
         provider = record.provider?.rawValue
         platform = record.platform?.rawValue
         status = record.status.rawValue
@@ -69,11 +69,6 @@ struct DeliveryItem: Encodable {
         attempts = record.attempts
         nextAttemptAt = record.nextAttemptAt
         updatedAt = record.updatedAt
-    }
-
-    /// `…` and the last 8 characters (at most half of a short token).
-    static func mask(_ token: String) -> String {
-        "…" + token.suffix(min(8, token.count / 2))
     }
 
     // Unset fields are spelled out as `null`.

@@ -22,6 +22,8 @@ package final class PostgresConnection {
     var feed: ChangeFeed?
     /// What the transaction in progress announced.
     var pendingChanges = PendingChanges()
+    /// What the transaction in progress read of the webhook subscriptions.
+    package var webhookSubscriptions = WebhookSubscriptionCache()
     /// Statements prepared per session at most; beyond, statements are planned at each run.
     static let maxPreparedStatements = 256
 
@@ -184,6 +186,7 @@ package final class PostgresConnection {
     func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
         try executeUncached(begin)
         pendingChanges.begin()
+        webhookSubscriptions = WebhookSubscriptionCache()
         let result: T
         do {
             result = try body()

@@ -14,6 +14,8 @@ package final class SQLiteConnection {
     var feed: ChangeFeed?
     /// What the transaction in progress announced.
     var pendingChanges = PendingChanges()
+    /// What the transaction in progress read of the webhook subscriptions.
+    package var webhookSubscriptions = WebhookSubscriptionCache()
     package static let dialect = SQLDialect.sqlite
 
     /// Process-wide settings, applied once before the first connection opens (SQLite refuses
@@ -100,6 +102,7 @@ package final class SQLiteConnection {
     func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
         try execute(SQL(stringLiteral: write ? Self.dialect.beginWrite : "BEGIN"))
         pendingChanges.begin()
+        webhookSubscriptions = WebhookSubscriptionCache()
         let result: T
         do {
             result = try body()

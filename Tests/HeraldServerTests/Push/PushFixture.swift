@@ -21,7 +21,7 @@ struct PushFixture {
     /// A fresh sandbox and server; backoff starts at `retryBase` seconds, waits (a `Retry-After`
     /// included) at most `retryCap` (default `retryBase`), and gives up after `maxAttempts`; the
     /// worker claims `batchSize` rows at a time (default: the server's). The server sends to FCM
-    /// unless `configuresFCM` is false, and logs to `logger`.
+    /// unless `configuresFCM` is false, and logs to `logger`; `configure` changes the rest.
     static func start(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
         configuresFCM: Bool = true, clock: OffsetClock? = nil,
@@ -63,8 +63,8 @@ struct PushFixture {
     }
 
     /// Runs `body` against a fresh fixture (see
-    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:logger:)``) and stops it
-    /// afterwards, also when `body` throws.
+    /// ``start(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:logger:configure:)``) and
+    /// stops it afterwards, also when `body` throws.
     static func run(
         retryBase: TimeInterval = 0.01, retryCap: TimeInterval? = nil, maxAttempts: Int = 8, batchSize: Int? = nil,
         configuresFCM: Bool = true, clock: OffsetClock? = nil,

@@ -79,6 +79,7 @@ struct ServeCommand {
             try args.int("schedule-poll-interval", default: 1_000, range: 10...3_600_000))
         configuration.attention.batchSize = try args.int(
             "schedule-batch-size", default: configuration.attention.batchSize, range: 1...10_000)
+        configuration.webhooks = try args.webhookSettings()
         return configuration
     }
 
@@ -96,6 +97,7 @@ struct ServeCommand {
                     """),
             .init("Expo (on by default: it needs no key material):", Option.expo),
             .init("Scheduled sends and digests:", attention),
+            .init("Webhooks (POST /v1/webhooks):", Option.webhooks),
         ],
         epilogue: """
             SIGTERM or SIGINT stops accepting, lets in-flight requests and pushes finish and exits.

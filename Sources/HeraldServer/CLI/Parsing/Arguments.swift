@@ -58,6 +58,18 @@ struct Arguments {
         return switches.contains(name)
     }
 
+    /// Whether the switch `name` is on: given, or its twin set to `1`, `true` or `yes` (`0`,
+    /// `false`, `no` or empty: off; anything else is a usage error).
+    func flag(_ name: String) throws -> Bool {
+        if has(name) { return true }
+        guard let twin = options[name]?.twin, let raw = environment[twin] else { return false }
+        switch raw.lowercased() {
+        case "1", "true", "yes": return true
+        case "", "0", "false", "no": return false
+        default: throw CLIError("\(twin) must be 1, true or yes (on), or 0, false or no (off), not \"\(raw)\"")
+        }
+    }
+
     func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = value(name) else { return defaultValue }
         guard let number = Int(raw), range.contains(number) else {

@@ -26,9 +26,10 @@ struct Option: Sendable {
         Option(name: name, placeholder: placeholder, twin: twin, help: help)
     }
 
-    /// A switch: given or not, no value and no twin.
-    static func toggle(_ name: String, _ help: String) -> Option {
-        Option(name: name, placeholder: nil, twin: Twin.none, help: help)
+    /// A switch: given or not, no value; no twin unless asked (then the twin turns it on with
+    /// `1`, `true` or `yes`, see ``Arguments/flag(_:)``).
+    static func toggle(_ name: String, twin: Twin = .none, _ help: String) -> Option {
+        Option(name: name, placeholder: nil, twin: twin, help: help)
     }
 
     private init(name: String, placeholder: String?, twin: Twin, help: String) {

@@ -165,7 +165,7 @@ extension Arguments {
     }
 
     /// A number of seconds (fractions allowed) in `range`.
-    private func seconds(_ name: String, default defaultValue: Double, range: ClosedRange<Double>) throws -> Double {
+    func seconds(_ name: String, default defaultValue: Double, range: ClosedRange<Double>) throws -> Double {
         guard let raw = value(name) else { return defaultValue }
         guard let number = Double(raw), range.contains(number) else {
             throw CLIError("--\(name) must be a number of seconds from \(range.lowerBound) to \(range.upperBound)")
