@@ -53,10 +53,10 @@ struct WebhookClientTests {
         let receiver = try WebhookReceiver.start()
         receiver.script([.slow(.seconds(3), 200), .status(302, headers: [HTTP2Header("location", "/elsewhere")])])
         let client = try Self.client { $0.timeout = 0.3 }
-        let started = ContinuousClock.now
+        // The client's own verdict says it gave up at its deadline (no wall-clock threshold here:
+        // the machines are shared and noisy); the receiver would have answered 200 after 3 s.
         let slow = await client.post(to: try WebhookURL(receiver.url()), headers: [], body: Self.body)
         #expect(slow == .failed("timed out after 0.3 s"), "\(slow)")
-        #expect(ContinuousClock.now - started < .seconds(2))
         // Patient enough for a loaded machine.
         let patient = try Self.client { $0.timeout = 10 }
         let redirect = await patient.post(to: try WebhookURL(receiver.url()), headers: [], body: Self.body)

@@ -14,8 +14,8 @@ import Testing
 struct WebhookDeliveryTests {
     @Test(
         "message.completed: once, signed, when the last push of a message ends (and for a cancelled scheduled one)",
-        arguments: WebhookDatabase.available)
-    func messageCompleted(_ database: WebhookDatabase) async throws {
+        arguments: ServerDatabase.available)
+    func messageCompleted(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
         try await database.withURL { url in
             try await PushFixture.run(
@@ -62,8 +62,8 @@ struct WebhookDeliveryTests {
 
     @Test(
         "sent, failed (410), pruned, skipped, read and opened reach the receiver signed with the secret from creation",
-        arguments: WebhookDatabase.available)
-    func eventsOfPushesAndTheInbox(_ database: WebhookDatabase) async throws {
+        arguments: ServerDatabase.available)
+    func eventsOfPushesAndTheInbox(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
         try await database.withURL { url in
             try await PushFixture.run(
@@ -145,8 +145,8 @@ struct WebhookDeliveryTests {
 
     @Test(
         "a receiver that answers 500, then drops the connection, then recovers gets the same event again, and the later ones only after it, in order",
-        arguments: WebhookDatabase.available)
-    func failingReceiverRecovers(_ database: WebhookDatabase) async throws {
+        arguments: ServerDatabase.available)
+    func failingReceiverRecovers(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
         receiver.script([.status(500), .drop])
         try await database.withURL { url in
@@ -198,8 +198,8 @@ struct WebhookDeliveryTests {
 
     @Test(
         "pending events survive a restart: a server stopped while its receiver fails, started again on the same database, delivers them",
-        arguments: WebhookDatabase.available)
-    func pendingEventsSurviveARestart(_ database: WebhookDatabase) async throws {
+        arguments: ServerDatabase.available)
+    func pendingEventsSurviveARestart(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
         receiver.script(Array(repeating: .status(503), count: 1_000))
         try await database.withURL { url in
@@ -309,11 +309,11 @@ struct WebhookDeliveryTests {
 
     @Test(
         "two servers on one PostgreSQL database: each event goes out once, one at a time, in order",
-        .enabled(if: WebhookDatabase.postgresURL != nil, "HERALD_TEST_POSTGRES_URL is not set"))
+        .enabled(if: ServerDatabase.postgresURL != nil, "HERALD_TEST_POSTGRES_URL is not set"))
     func twoServersShareTheOutbox() async throws {
         let receiver = try WebhookReceiver.start()
         receiver.script(Array(repeating: .slow(.milliseconds(20), 200), count: 1_000))
-        try await WebhookDatabase.postgres.withURL { url in
+        try await ServerDatabase.postgres.withURL { url in
             let configure: (inout HeraldConfiguration) -> Void = { configuration in
                 configuration.databaseURL = url
                 WebhookTesting.configure(&configuration)

@@ -11,8 +11,8 @@ import Testing
 struct WebhookRouteTests {
     @Test(
         "create answers 201 with the secret once; list and read never show it; delete drops it; unknown ids are 404",
-        arguments: WebhookDatabase.available)
-    func lifecycle(_ database: WebhookDatabase) async throws {
+        arguments: ServerDatabase.available)
+    func lifecycle(_ database: ServerDatabase) async throws {
         try await database.withURL { url in
             try await withServer(configure: { $0.databaseURL = url }) { server in
                 let key = try await server.apiKey()
