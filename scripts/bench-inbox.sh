@@ -5,7 +5,8 @@
 #
 #   scripts/bench-inbox.sh [DATABASE_URL]      (default: a fresh SQLite file in a temp dir)
 #   BENCH_DURATION=10s BENCH_USERS=10000 BENCH_NOTIFICATIONS=1000000 BENCH_PORT=18080
-#   BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
+#   BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path), BENCH_SERVE_FLAGS="..." (more serve flags),
+#   BENCH_HERALD=PATH (run this herald binary instead of building one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,9 +20,13 @@ DATABASE="${1:-sqlite:$WORK/bench.db}"
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 command -v wrk >/dev/null || { echo "wrk is missing: make deps (or apt-get install wrk)" >&2; exit 1; }
-BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-"${BUILD[@]}" --product herald >&2
-HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+if [ -n "${BENCH_HERALD:-}" ]; then
+    HERALD="$BENCH_HERALD"  # a herald binary built elsewhere (another commit, for a before/after)
+else
+    BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
+    "${BUILD[@]}" --product herald >&2
+    HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+fi
 
 cleanup() {
     [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
@@ -34,8 +39,9 @@ echo "seeding $NOTIFICATIONS notifications across $USERS users into $DATABASE" >
 "$HERALD" bench tokens --users "$USERS" --output "$WORK/tokens.txt" --database "$DATABASE" \
     --user-token-secret "$SECRET" >&2
 
+# shellcheck disable=SC2086 # BENCH_SERVE_FLAGS is a list of flags
 "$HERALD" serve --port "$PORT" --database "$DATABASE" --user-token-secret "$SECRET" --log-level warning \
-    2>"$WORK/server.log" &
+    ${BENCH_SERVE_FLAGS:-} 2>"$WORK/server.log" &
 SERVER_PID=$!
 for _ in $(seq 1 100); do
     curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break

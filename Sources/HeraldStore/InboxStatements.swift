@@ -232,24 +232,47 @@ enum InboxStatements {
             """
     }
 
-    /// Runs `query` (a ``pageQuery(userID:category:beforeSeq:limit:_:)`` asking for one row
-    /// more than `limit`) and answers the page with the user's counts.
-    static func page(_ query: SQL, userID: String, limit: Int, _ db: some StoreConnection) throws
-        -> RenderedInboxPage
-    {
-        var rows = try db.query(query) { row throws(StoreError) in
-            try (
-                seq: row.int64("seq"),
-                item: RenderedInboxItem(
-                    json: row.text("list_json"), readAt: row.optionalDate("read_at"),
-                    seenAt: row.optionalDate("seen_at"))
-            )
+    /// The page (``pageQuery(userID:category:beforeSeq:limit:_:)``, asking for one row more than
+    /// the page holds) and the user's counts in ONE statement: one round trip on PostgreSQL, and
+    /// one snapshot on either database (a statement sees one committed state), so the page and
+    /// its counts agree without a transaction around two reads. The counts come as a row of kind 0
+    /// (none without a counter row: zeros), the page's rows as kind 1.
+    static func pageWithCountsQuery<DB: StoreConnection>(
+        userID: String, category: String?, beforeSeq: Int64?, limit: Int, _: DB.Type
+    ) -> SQL {
+        let page = pageQuery(userID: userID, category: category, beforeSeq: beforeSeq, limit: limit, DB.self)
+        return """
+            SELECT 0 AS kind, NULL AS seq, NULL AS list_json, NULL AS read_at, NULL AS seen_at, unread, unseen
+            FROM user_counters WHERE user_id = \(userID)
+            UNION ALL
+            SELECT 1, seq, list_json, read_at, seen_at, NULL, NULL FROM (\(page)) AS page
+            """
+    }
+
+    /// Runs `query` (a ``pageWithCountsQuery(userID:category:beforeSeq:limit:_:)`` asking for one
+    /// row more than `limit`) and answers the page with the user's counts.
+    static func page(_ query: SQL, limit: Int, _ db: some StoreConnection) throws -> RenderedInboxPage {
+        var counts = Counts(unread: 0, unseen: 0)
+        var rows: [(seq: Int64, item: RenderedInboxItem)] = []
+        rows.reserveCapacity(limit + 1)
+        _ = try db.query(query) { row throws(StoreError) in
+            if try row.int64("kind") == 0 {
+                counts = try Counts(row)
+            } else {
+                rows.append(
+                    try (
+                        seq: row.int64("seq"),
+                        item: RenderedInboxItem(
+                            json: row.text("list_json"), readAt: row.optionalDate("read_at"),
+                            seenAt: row.optionalDate("seen_at"))
+                    ))
+            }
         }
+        // A union promises no order across its parts: newest first again (at most limit + 1 rows).
+        rows.sort { $0.seq > $1.seq }
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast(rows.count - limit) }
-        return RenderedInboxPage(
-            items: rows.map(\.item), lastSeq: rows.last?.seq, hasMore: hasMore,
-            counts: try counts(db, userID: userID))
+        return RenderedInboxPage(items: rows.map(\.item), lastSeq: rows.last?.seq, hasMore: hasMore, counts: counts)
     }
 
     static func notification(userID: String, id: String, _ db: some StoreConnection) throws -> InboxNotification? {

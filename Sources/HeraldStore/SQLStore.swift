@@ -161,9 +161,9 @@ extension SQLStore {
         -> RenderedInboxPage
     {
         let limit = min(max(1, limit), 1_000)
-        let query = InboxStatements.pageQuery(
+        let query = InboxStatements.pageWithCountsQuery(
             userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1, Connection.self)
-        return try await snapshot { db in try InboxStatements.page(query, userID: userID, limit: limit, db) }
+        return try await read { db in try InboxStatements.page(query, limit: limit, db) }
     }
 
     package func notification(userID: String, id: String) async throws -> InboxNotification? {

@@ -57,6 +57,23 @@ struct QueryPlanTests {
         }
     }
 
+    @Test("the page and its counts are one statement: the page's range scan of the covering index, the counts by key")
+    func pageWithCountsPlan() async throws {
+        try await populatedStore { (store) async throws in
+            let plan = try store.queryPlan(
+                InboxStatements.pageWithCountsQuery(
+                    userID: "u7", category: nil, beforeSeq: nil, limit: 21, SQLiteConnection.self))
+            let text = plan.joined(separator: "\n")
+            #expect(
+                plan.contains { $0.contains("SEARCH") && $0.contains("USING COVERING INDEX notifications_inbox") },
+                "\(text)")
+            #expect(plan.contains { $0.contains("SEARCH user_counters USING INDEX") }, "\(text)")
+            #expect(
+                !plan.contains { $0.contains("SCAN notifications") || $0.contains("SCAN user_counters") }, "\(text)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sort: \(text)")
+        }
+    }
+
     @Test("a category page reads through the partial category index: no full scan, no sort")
     func categoryPagePlan() async throws {
         try await populatedStore { (store) async throws in

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Inbox on PostgreSQL against PostgreSQL's own read ceiling, in one run on one throwaway cluster
+# (scripts/pg-test-cluster.sh): `pgbench -S -M prepared` at 64 clients (primary-key reads, the
+# fastest a client can read from this cluster), then scripts/bench-inbox.sh against the same
+# cluster (seeded notifications, the inbox page at 64 connections, a 64-connection pool). The last
+# line is the summary.
+#
+#   scripts/bench-inbox-postgres.sh
+#   BENCH_NOTIFICATIONS (default 1000000), BENCH_USERS, BENCH_DURATION (default 10s), BENCH_HERALD,
+#   BENCH_PGBENCH_SCALE (default 10) as for scripts/bench-inbox.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${HERALD_TEST_POSTGRES_URL:-}" ]; then
+    exec scripts/pg-test-cluster.sh run "$0" "$@"
+fi
+URL="$HERALD_TEST_POSTGRES_URL"
+DURATION="${BENCH_DURATION:-10s}"
+BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || dirname "$(command -v pgbench)")
+
+echo "pgbench: initializing (scale ${BENCH_PGBENCH_SCALE:-10})" >&2
+"$BIN/pgbench" -i -q -s "${BENCH_PGBENCH_SCALE:-10}" "$URL" >&2 2>/dev/null
+PGBENCH_OUT="$("$BIN/pgbench" -S -M prepared -c 64 -j 2 -T "${DURATION%s}" "$URL" 2>/dev/null)"
+echo "$PGBENCH_OUT" >&2
+TPS="$(echo "$PGBENCH_OUT" | awk '/^tps = / {print $3; exit}')"
+
+INBOX_LINE="$(BENCH_SERVE_FLAGS="--database-pool-size 64 ${BENCH_SERVE_FLAGS:-}" scripts/bench-inbox.sh "$URL" | tail -n 1)"
+echo "$INBOX_LINE" >&2
+INBOX_RPS="$(echo "$INBOX_LINE" | sed -E 's/.*inbox ([0-9]+) req\/s.*/\1/')"
+P99="$(echo "$INBOX_LINE" | sed -E 's/.*p99 ([0-9.]+) ms.*/\1/')"
+
+python3 - "$TPS" "$INBOX_RPS" "$P99" <<'PY'
+import sys
+tps, inbox, p99 = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+print(f"inbox-postgres: pgbench {tps:.0f} tps, inbox {inbox:.0f} req/s, ratio {inbox / tps:.2f}, p99 {p99:.2f} ms")
+PY
