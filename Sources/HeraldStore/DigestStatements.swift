@@ -27,6 +27,13 @@ enum DigestStatements {
         try db.change("UPDATE digest_schedule SET due_at = \(at) WHERE user_id = \(userID)") > 0
     }
 
+    /// When the earliest pending summary is due; nil when none is pending.
+    static func nextDue(_ db: some StoreConnection) throws -> Date? {
+        try db.queryOne("SELECT MIN(due_at) AS due FROM digest_schedule") { row throws(StoreError) in
+            try row.optionalDate("due")
+        } ?? nil
+    }
+
     /// Writes the summaries of at most `limit` users whose digest is due at `now`; users another
     /// server is summing up at this moment are skipped (``StoreConnection/claimLock``).
     static func runDue<DB: StoreConnection>(

@@ -240,32 +240,20 @@ enum MessageStatements {
         ) { row throws(StoreError) in try row.text("id") }
         guard !open.isEmpty else { return [] }
         let ids = DeliveryStatements.jsonArray(open)
-        // What still has work, among the open messages: one read each, through the due and held
-        // indexes (only unfinished rows are in them) and the scheduled rows' message index.
-        var busy = Set(
+        // What still has work, among the open messages, in one statement: a push not yet final
+        // (due, in flight or deferred) or held for a digest, reached through each message's
+        // notifications (`notifications_message`, then `deliveries_notification`); a notification
+        // still scheduled; a fan-out not ended.
+        let busy = Set(
             try db.query(
                 """
-                SELECT DISTINCT n.message_id AS id FROM deliveries d JOIN notifications n ON n.id = d.notification_id
-                WHERE d.next_attempt_at IS NOT NULL AND n.message_id IN (\(DB.jsonTextElements(ids)))
-                """
-            ) { row throws(StoreError) in try row.text("id") })
-        busy.formUnion(
-            try db.query(
-                """
-                SELECT DISTINCT n.message_id AS id FROM deliveries d JOIN notifications n ON n.id = d.notification_id
-                WHERE d.status = 'digested' AND d.digest_id IS NULL AND n.message_id IN (\(DB.jsonTextElements(ids)))
-                """
-            ) { row throws(StoreError) in try row.text("id") })
-        busy.formUnion(
-            try db.query(
-                """
-                SELECT DISTINCT message_id AS id FROM scheduled_notifications
-                WHERE message_id IN (\(DB.jsonTextElements(ids)))
-                """
-            ) { row throws(StoreError) in try row.text("id") })
-        busy.formUnion(
-            try db.query(
-                """
+                SELECT n.message_id AS id FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+                WHERE n.message_id IN (\(DB.jsonTextElements(ids))) AND d.kind = \(DeliveryKind.notification)
+                  AND (d.next_attempt_at IS NOT NULL
+                       OR (d.status = \(DeliveryStatus.digested.rawValue) AND d.digest_id IS NULL))
+                UNION
+                SELECT message_id FROM scheduled_notifications WHERE message_id IN (\(DB.jsonTextElements(ids)))
+                UNION
                 SELECT id FROM broadcasts WHERE id IN (\(DB.jsonTextElements(ids)))
                   AND status IN (\(BroadcastStatus.queued.rawValue), \(BroadcastStatus.running.rawValue))
                 """

@@ -146,18 +146,13 @@ public struct MessageQuery: Sendable, Equatable {
 }
 
 /// One page of messages, each with its funnel.
-public struct MessagePage: Sendable, Equatable {
+public struct MessagePage: Sendable {
     public var items: [(record: MessageRecord, funnel: MessageFunnel)]
     public var hasMore: Bool
 
     public init(items: [(record: MessageRecord, funnel: MessageFunnel)], hasMore: Bool) {
         self.items = items
         self.hasMore = hasMore
-    }
-
-    public static func == (lhs: MessagePage, rhs: MessagePage) -> Bool {
-        lhs.hasMore == rhs.hasMore && lhs.items.count == rhs.items.count
-            && zip(lhs.items, rhs.items).allSatisfy { $0.record == $1.record && $0.funnel == $1.funnel }
     }
 }
 

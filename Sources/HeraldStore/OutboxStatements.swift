@@ -73,15 +73,8 @@ enum OutboxStatements {
             let decision = PushPolicy.decide(
                 preferences: stored, type: notification.type, category: notification.category,
                 catalog: rules.catalog, now: notification.createdAt, circumstances: circumstances)
-            for device in userDevices {
-                switch decision {
-                case .send: try row(device, .queued, nil, notification.createdAt)
-                case .skip(let reason): try row(device, .skipped, reason.rawValue, nil)
-                case .defer(let until, let snoozed):
-                    try row(device, .deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
-                case .digest: try row(device, .digested, nil, nil)
-                }
-            }
+            let state = rowState(decision, now: notification.createdAt)
+            for device in userDevices { try row(device, state.status, state.reason, state.due) }
             switch decision {
             case .send, .defer:
                 if let cap { capUsage.count(cap, by: notification.userID) }
@@ -114,13 +107,22 @@ enum OutboxStatements {
         guard !devices.isEmpty else { return try row(nil, .skipped, DeliverySkipReason.noDevice, nil) }
         let decision = PushPolicy.decide(
             preferences: stored, type: DigestStatements.summaryType, category: nil, catalog: catalog, now: now)
-        for device in devices {
-            switch decision {
-            case .send, .digest: try row(device, .queued, nil, now)
-            case .skip(let reason): try row(device, .skipped, reason.rawValue, nil)
-            case .defer(let until, let snoozed):
-                try row(device, .deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
-            }
+        // No digest holds a summary: the policy has no digest circumstance for it.
+        let state = rowState(decision, now: now)
+        for device in devices { try row(device, state.status, state.reason, state.due) }
+    }
+
+    /// The row the push policy's `decision` writes for each device: queued (due `now`), skipped
+    /// with its reason, deferred until the window or snooze ends (reason `snoozed` for a snooze),
+    /// or held for a digest (not due: the digest run carries it).
+    private static func rowState(_ decision: PushDecision, now: Date)
+        -> (status: DeliveryStatus, reason: String?, due: Date?)
+    {
+        switch decision {
+        case .send: (.queued, nil, now)
+        case .skip(let reason): (.skipped, reason.rawValue, nil)
+        case .defer(let until, let snoozed): (.deferred, snoozed ? DeliveryDeferReason.snoozed : nil, until)
+        case .digest: (.digested, nil, nil)
         }
     }
 

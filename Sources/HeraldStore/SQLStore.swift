@@ -144,11 +144,7 @@ extension SQLStore {
     }
 
     package func nextDigestDue() async throws -> Date? {
-        try await read { db in
-            try db.queryOne("SELECT MIN(due_at) AS due FROM digest_schedule") { row throws(StoreError) in
-                try row.optionalDate("due")
-            } ?? nil
-        }
+        try await read { db in try DigestStatements.nextDue(db) }
     }
 
     package func rescheduleDigest(userID: String, at: Date) async throws -> Bool {

@@ -45,9 +45,7 @@ struct MessageRoutes {
     /// The filters of the query string, each checked: `type`, `sourceId`, `kind`
     /// (`publish`, `broadcast`), `status` (`scheduled`), `from` and `until` (RFC 3339), `cursor`, `limit`.
     static func query(_ request: Request) throws -> MessageQuery {
-        func value(_ name: String) -> String? {
-            request.query[name].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let value = request.filter
         var query = MessageQuery(limit: try InboxRoutes.limit(request.query["limit"]))
         if let type = value("type") {
             try Validate.type(type, field: "type")
@@ -71,15 +69,8 @@ struct MessageRoutes {
             }
             query.scheduledOnly = true
         }
-        for name in ["from", "until"] {
-            guard let raw = value(name) else { continue }
-            guard let date = RFC3339.parse(raw) else {
-                throw HTTPError(
-                    400, code: "invalid_time",
-                    message: "`\(name)` must be an RFC 3339 time such as 2026-01-31T09:30:00Z.", field: name)
-            }
-            if name == "from" { query.createdFrom = date } else { query.createdBefore = date }
-        }
+        query.createdFrom = try request.timeFilter("from")
+        query.createdBefore = try request.timeFilter("until")
         query.beforeSeq = try InboxRoutes.beforeSeq(request.query["cursor"])
         return query
     }
