@@ -84,6 +84,23 @@ struct PushFixture {
         await fixture.stop()
     }
 
+    /// ``run(retryBase:retryCap:maxAttempts:batchSize:configuresFCM:clock:configure:logger:_:)`` on a
+    /// database of its own of `database`'s kind (a SQLite file, or a new PostgreSQL schema).
+    static func run(
+        on database: ServerDatabase, clock: OffsetClock? = nil,
+        configure: @escaping (inout HeraldConfiguration) -> Void = { _ in },
+        _ body: (PushFixture) async throws -> Void
+    ) async throws {
+        try await database.withURL { url in
+            try await run(
+                clock: clock,
+                configure: { configuration in
+                    configuration.databaseURL = url
+                    configure(&configuration)
+                }, body)
+        }
+    }
+
     /// The `active` flag of each of `user`'s devices, as the publisher device list shows them.
     func deviceActiveFlags(of user: String) async throws -> [Bool?] {
         let devices = try await server.get("/v1/users/\(user)/devices", token: apiKey).object

@@ -17,45 +17,38 @@ struct WebhookDeliveryTests {
         arguments: ServerDatabase.available)
     func messageCompleted(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
-        try await database.withURL { url in
-            try await PushFixture.run(
-                configure: { configuration in
-                    configuration.databaseURL = url
-                    WebhookTesting.configure(&configuration)
-                }
-            ) { fixture in
-                let server = fixture.server
-                let hook = try await WebhookTesting.subscribe(
-                    server, key: fixture.apiKey, url: receiver.url(), events: ["message.completed"])
-                try await fixture.register(PushFixture.deviceToken(), for: "alice")
-                let published = try await server.send(
-                    "POST", "/v1/notifications",
-                    json:
-                        #"{"recipients":["alice","bob"],"type":"order.shipped","title":"Shipped","body":"","push":{"send":true}}"#,
-                    token: fixture.apiKey)
-                let messageID = try #require(published.object["messageId"] as? String)
-                let first = try #require(try await receiver.waitFor(1).first)
-                #expect(first.type == "message.completed" && WebhookTesting.verifies(first, secret: hook.secret))
-                #expect(first.data["messageId"] as? String == messageID)
-                #expect(first.data["recipients"] as? Int == 2 && first.data["cancelled"] as? Bool == false)
-                #expect((first.data["pushes"] as? [String: Int])?["sent"] == 1, "\(first.text)")
-                #expect(first.data["skipped"] as? [String: Int] == ["no_device": 1])
+        try await PushFixture.run(on: database, configure: { WebhookTesting.configure(&$0) }) { fixture in
+            let server = fixture.server
+            let hook = try await WebhookTesting.subscribe(
+                server, key: fixture.apiKey, url: receiver.url(), events: ["message.completed"])
+            try await fixture.register(PushFixture.deviceToken(), for: "alice")
+            let published = try await server.send(
+                "POST", "/v1/notifications",
+                json:
+                    #"{"recipients":["alice","bob"],"type":"order.shipped","title":"Shipped","body":"","push":{"send":true}}"#,
+                token: fixture.apiKey)
+            let messageID = try #require(published.object["messageId"] as? String)
+            let first = try #require(try await receiver.waitFor(1).first)
+            #expect(first.type == "message.completed" && WebhookTesting.verifies(first, secret: hook.secret))
+            #expect(first.data["messageId"] as? String == messageID)
+            #expect(first.data["recipients"] as? Int == 2 && first.data["cancelled"] as? Bool == false)
+            #expect((first.data["pushes"] as? [String: Int])?["sent"] == 1, "\(first.text)")
+            #expect(first.data["skipped"] as? [String: Int] == ["no_device": 1])
 
-                let later = Date().addingTimeInterval(3_600).formatted(.iso8601)
-                let scheduled = try await server.send(
-                    "POST", "/v1/notifications",
-                    json:
-                        #"{"recipients":["alice"],"type":"order.shipped","title":"Later","body":"","sendAt":"\#(later)"}"#,
-                    token: fixture.apiKey)
-                let scheduledID = try #require(scheduled.object["messageId"] as? String)
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(receiver.received.count == 1, "a scheduled message is not complete")
-                #expect(try await server.delete("/v1/messages/\(scheduledID)", token: fixture.apiKey).status == 200)
-                let second = try #require(try await receiver.waitFor(2).last)
-                #expect(second.data["messageId"] as? String == scheduledID && second.data["cancelled"] as? Bool == true)
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(receiver.received.count == 2, "each message completes once")
-            }
+            let later = Date().addingTimeInterval(3_600).formatted(.iso8601)
+            let scheduled = try await server.send(
+                "POST", "/v1/notifications",
+                json:
+                    #"{"recipients":["alice"],"type":"order.shipped","title":"Later","body":"","sendAt":"\#(later)"}"#,
+                token: fixture.apiKey)
+            let scheduledID = try #require(scheduled.object["messageId"] as? String)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(receiver.received.count == 1, "a scheduled message is not complete")
+            #expect(try await server.delete("/v1/messages/\(scheduledID)", token: fixture.apiKey).status == 200)
+            let second = try #require(try await receiver.waitFor(2).last)
+            #expect(second.data["messageId"] as? String == scheduledID && second.data["cancelled"] as? Bool == true)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(receiver.received.count == 2, "each message completes once")
         }
         await receiver.stop()
     }
@@ -65,80 +58,73 @@ struct WebhookDeliveryTests {
         arguments: ServerDatabase.available)
     func eventsOfPushesAndTheInbox(_ database: ServerDatabase) async throws {
         let receiver = try WebhookReceiver.start()
-        try await database.withURL { url in
-            try await PushFixture.run(
-                configure: { configuration in
-                    configuration.databaseURL = url
-                    WebhookTesting.configure(&configuration)
-                }
-            ) { fixture in
-                let server = fixture.server
-                let hook = try await WebhookTesting.subscribe(
-                    server, key: fixture.apiKey, url: receiver.url(),
-                    events: [
-                        "delivery.sent", "delivery.failed", "delivery.skipped", "device.pruned", "notification.read",
-                        "notification.opened",
-                    ])
-                let good = PushFixture.deviceToken()
-                let dead = PushFixture.deviceToken()
-                fixture.sandbox.setFault(.unregistered, for: dead)
-                try await fixture.register(good, for: "alice")
-                try await fixture.register(dead, for: "bob")
-                let sent = try await fixture.publish(to: "alice")
-                let failed = try await fixture.publish(to: "bob")
-                let skipped = try await fixture.publish(to: "carol")
-                let token = try server.token("alice")
-                for _ in 0..<2 {
-                    #expect(
-                        try await server.send("POST", "/v1/me/notifications/\(sent)/read", token: token).status == 200)
-                    #expect(
-                        try await server.send("POST", "/v1/me/notifications/\(sent)/opened", token: token).status == 200
-                    )
-                }
-
-                let received = try await receiver.waitFor(6)
-                // A moment for any duplicate a second read or open would have sent.
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(receiver.received.count == 6, "\(receiver.received.map(\.text))")
-                func event(_ type: String) throws -> WebhookReceiver.Received {
-                    try #require(received.first { $0.type == type }, "no \(type): \(received.map(\.text))")
-                }
-                let sentEvent = try event("delivery.sent")
-                #expect(sentEvent.data["notificationId"] as? String == sent)
+        try await PushFixture.run(on: database, configure: { WebhookTesting.configure(&$0) }) { fixture in
+            let server = fixture.server
+            let hook = try await WebhookTesting.subscribe(
+                server, key: fixture.apiKey, url: receiver.url(),
+                events: [
+                    "delivery.sent", "delivery.failed", "delivery.skipped", "device.pruned", "notification.read",
+                    "notification.opened",
+                ])
+            let good = PushFixture.deviceToken()
+            let dead = PushFixture.deviceToken()
+            fixture.sandbox.setFault(.unregistered, for: dead)
+            try await fixture.register(good, for: "alice")
+            try await fixture.register(dead, for: "bob")
+            let sent = try await fixture.publish(to: "alice")
+            let failed = try await fixture.publish(to: "bob")
+            let skipped = try await fixture.publish(to: "carol")
+            let token = try server.token("alice")
+            for _ in 0..<2 {
                 #expect(
-                    sentEvent.data["userId"] as? String == "alice" && sentEvent.data["provider"] as? String == "apns")
-                #expect(sentEvent.data["providerStatus"] as? Int == 200)
-                #expect(sentEvent.data["deviceToken"] as? String == "…" + good.suffix(8), "the token masked")
-                let failedEvent = try event("delivery.failed")
-                #expect(failedEvent.data["notificationId"] as? String == failed)
-                #expect(failedEvent.data["reason"] as? String == "Unregistered")
-                #expect(failedEvent.data["providerStatus"] as? Int == 410)
-                let pruned = try event("device.pruned")
-                #expect(pruned.data["userId"] as? String == "bob" && pruned.data["reason"] as? String == "Unregistered")
-                #expect(pruned.data["deviceToken"] as? String == "…" + dead.suffix(8))
-                let skippedEvent = try event("delivery.skipped")
-                #expect(skippedEvent.data["notificationId"] as? String == skipped)
-                #expect(skippedEvent.data["reason"] as? String == "no_device")
-                #expect(try event("notification.read").data["id"] as? String == sent)
-                #expect(try event("notification.opened").data["id"] as? String == sent)
-                let failedIndex = try #require(received.firstIndex { $0.type == "delivery.failed" })
-                let prunedIndex = try #require(received.firstIndex { $0.type == "device.pruned" })
-                #expect(failedIndex < prunedIndex, "one transaction's events in the order they were written")
-
-                for request in received {
-                    #expect(Set(request.json.keys) == ["id", "type", "createdAt", "data"], "\(request.text)")
-                    #expect(request.header("herald-event-id") == request.eventID)
-                    #expect(request.header("herald-event-type") == request.type)
-                    #expect(request.header("content-type") == "application/json")
-                    #expect(request.header("user-agent")?.hasPrefix("Herald-Webhooks/") == true)
-                    #expect(request.path == "/hooks")
-                    #expect(WebhookTesting.verifies(request, secret: hook.secret), "signed with the secret")
-                    #expect(
-                        !WebhookTesting.verifies(request, secret: WebhookSignature.newSecret()),
-                        "another secret does not verify it")
-                }
-                #expect(Set(received.compactMap(\.eventID)).count == 6, "one id per event")
+                    try await server.send("POST", "/v1/me/notifications/\(sent)/read", token: token).status == 200)
+                #expect(
+                    try await server.send("POST", "/v1/me/notifications/\(sent)/opened", token: token).status == 200
+                )
             }
+
+            let received = try await receiver.waitFor(6)
+            // A moment for any duplicate a second read or open would have sent.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(receiver.received.count == 6, "\(receiver.received.map(\.text))")
+            func event(_ type: String) throws -> WebhookReceiver.Received {
+                try #require(received.first { $0.type == type }, "no \(type): \(received.map(\.text))")
+            }
+            let sentEvent = try event("delivery.sent")
+            #expect(sentEvent.data["notificationId"] as? String == sent)
+            #expect(
+                sentEvent.data["userId"] as? String == "alice" && sentEvent.data["provider"] as? String == "apns")
+            #expect(sentEvent.data["providerStatus"] as? Int == 200)
+            #expect(sentEvent.data["deviceToken"] as? String == "…" + good.suffix(8), "the token masked")
+            let failedEvent = try event("delivery.failed")
+            #expect(failedEvent.data["notificationId"] as? String == failed)
+            #expect(failedEvent.data["reason"] as? String == "Unregistered")
+            #expect(failedEvent.data["providerStatus"] as? Int == 410)
+            let pruned = try event("device.pruned")
+            #expect(pruned.data["userId"] as? String == "bob" && pruned.data["reason"] as? String == "Unregistered")
+            #expect(pruned.data["deviceToken"] as? String == "…" + dead.suffix(8))
+            let skippedEvent = try event("delivery.skipped")
+            #expect(skippedEvent.data["notificationId"] as? String == skipped)
+            #expect(skippedEvent.data["reason"] as? String == "no_device")
+            #expect(try event("notification.read").data["id"] as? String == sent)
+            #expect(try event("notification.opened").data["id"] as? String == sent)
+            let failedIndex = try #require(received.firstIndex { $0.type == "delivery.failed" })
+            let prunedIndex = try #require(received.firstIndex { $0.type == "device.pruned" })
+            #expect(failedIndex < prunedIndex, "one transaction's events in the order they were written")
+
+            for request in received {
+                #expect(Set(request.json.keys) == ["id", "type", "createdAt", "data"], "\(request.text)")
+                #expect(request.header("herald-event-id") == request.eventID)
+                #expect(request.header("herald-event-type") == request.type)
+                #expect(request.header("content-type") == "application/json")
+                #expect(request.header("user-agent")?.hasPrefix("Herald-Webhooks/") == true)
+                #expect(request.path == "/hooks")
+                #expect(WebhookTesting.verifies(request, secret: hook.secret), "signed with the secret")
+                #expect(
+                    !WebhookTesting.verifies(request, secret: WebhookSignature.newSecret()),
+                    "another secret does not verify it")
+            }
+            #expect(Set(received.compactMap(\.eventID)).count == 6, "one id per event")
         }
         await receiver.stop()
     }
