@@ -6,6 +6,12 @@ and resident memory, then publishes notifications to one user at a time and meas
 each takes to reach that user's open stream. Prints figures; asserts nothing about timing.
 
     scripts/bench-stream.py [--streams 10000] [--samples 200]
+
+BENCH_HERALD=PATH runs a binary built elsewhere (a before/after in one session) instead of building;
+BENCH_SERVE_FLAGS adds flags to `herald serve` (e.g. `--connection-memory 32768`). RSS is read from
+/proc/<pid>/status once every stream has its first bytes; the last line is
+
+    stream: <N> streams, idle <A> MiB, open <B> MiB, <C> KiB per stream, <T> threads, p99 <X> ms
 """
 import argparse, json, os, resource, selectors, socket, subprocess, sys, tempfile, time, urllib.request
 
@@ -24,12 +30,13 @@ def open_stream(port, token):
 
 
 def proc_status(pid):
+    """The process's thread count and resident memory in KiB."""
     fields = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             key, _, value = line.partition(":")
             fields[key] = value.strip()
-    return int(fields["Threads"]), int(fields["VmRSS"].split()[0]) // 1024
+    return int(fields["Threads"]), int(fields["VmRSS"].split()[0])
 
 
 def main():
@@ -44,8 +51,10 @@ def main():
     if hard < args.streams + 100:
         sys.exit(f"the open-file limit {hard} is below {args.streams} streams")
 
-    sh("swift", "build", "-c", "release", "--product", "herald")
-    herald = os.path.join(sh("swift", "build", "-c", "release", "--show-bin-path").strip(), "herald")
+    herald = os.environ.get("BENCH_HERALD")
+    if not herald:
+        sh("swift", "build", "-c", "release", "--product", "herald")
+        herald = os.path.join(sh("swift", "build", "-c", "release", "--show-bin-path").strip(), "herald")
     work = tempfile.mkdtemp()
     db = f"sqlite:{work}/stream.db"
     secret = "stream-bench-user-token-secret-0123456789"
@@ -54,7 +63,7 @@ def main():
     sh(herald, "bench", "tokens", "--users", str(users), "--output", f"{work}/tokens.txt", "--database", db, "--user-token-secret", secret)
     tokens = open(f"{work}/tokens.txt").read().split()
     server = subprocess.Popen([herald, "serve", "--port", str(args.port), "--database", db, "--user-token-secret", secret,
-                               "--log-level", "warning"], stderr=subprocess.DEVNULL)
+                               "--log-level", "warning", "--max-connections-per-address", "0"] + os.environ.get("BENCH_SERVE_FLAGS", "").split(), stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
@@ -105,10 +114,13 @@ def main():
         latencies.sort()
         p50 = latencies[len(latencies) // 2]
         p99 = latencies[int(len(latencies) * 0.99) - 1]
+        per_stream = (rss_open - rss_idle) / max(1, len(seen))
         print(f"streams: opened {len(seen)}/{args.streams} in {open_seconds:.1f} s; server threads {threads_idle} idle, "
-              f"{threads_open} with streams open; RSS {rss_idle} MiB -> {rss_open} MiB")
-        print(f"stream: publish-to-receive p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {latencies[-1]:.2f} ms "
+              f"{threads_open} with streams open; RSS {rss_idle / 1024:.1f} MiB -> {rss_open / 1024:.1f} MiB")
+        print(f"latency: publish-to-receive p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {latencies[-1]:.2f} ms "
               f"over {len(latencies)} notifications with {len(seen)} streams open")
+        print(f"stream: {len(seen)} streams, idle {rss_idle / 1024:.1f} MiB, open {rss_open / 1024:.1f} MiB, "
+              f"{per_stream:.1f} KiB per stream, {threads_open} threads, p99 {p99:.2f} ms")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -12,14 +12,15 @@
 
 /// MHD_start_daemon is variadic; Swift calls this wrapper with an option array
 /// terminated by MHD_OPTION_END. The listen socket is passed in the options, so the
-/// port argument is unused (0).
+/// port argument is unused (0). The accept policy and the access handler share `handler_cls`.
 static inline struct MHD_Daemon *
 herald_mhd_start_daemon (unsigned int flags,
+                         MHD_AcceptPolicyCallback accept_policy,
                          MHD_AccessHandlerCallback handler,
                          void *handler_cls,
                          struct MHD_OptionItem *options)
 {
-  return MHD_start_daemon (flags, 0, NULL, NULL, handler, handler_cls,
+  return MHD_start_daemon (flags, 0, accept_policy, handler_cls, handler, handler_cls,
                            MHD_OPTION_ARRAY, options,
                            MHD_OPTION_END);
 }
@@ -79,13 +80,5 @@ herald_mhd_current_connections (struct MHD_Daemon *daemon)
     MHD_get_daemon_info (daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
   return (NULL == info) ? 0 : info->num_connections;
 }
-
-/// Content-reader return values (macros with casts do not import).
-static inline ssize_t herald_mhd_content_reader_end_of_stream (void)
-{ return MHD_CONTENT_READER_END_OF_STREAM; }
-static inline ssize_t herald_mhd_content_reader_end_with_error (void)
-{ return MHD_CONTENT_READER_END_WITH_ERROR; }
-static inline uint64_t herald_mhd_size_unknown (void)
-{ return MHD_SIZE_UNKNOWN; }
 
 #endif

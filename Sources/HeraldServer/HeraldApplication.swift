@@ -99,6 +99,7 @@ public final class HeraldApplication: Sendable {
         http.bodyTimeout = configuration.requestBodyTimeout
         http.connectionLimit = configuration.maxConnections
         http.connectionsPerAddress = configuration.maxConnectionsPerAddress
+        http.connectionMemoryLimit = configuration.connectionMemoryBytes
         http.threadPoolSize = configuration.threadPoolSize
         self.http = HTTPServer(configuration: http, responder: router, logger: logger)
     }

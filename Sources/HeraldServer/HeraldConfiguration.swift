@@ -37,6 +37,9 @@ public struct HeraldConfiguration: Sendable {
     public var maxConnections: Int?
     /// Most simultaneous connections from one client address (0: no cap).
     public var maxConnectionsPerAddress: Int = 512
+    /// libmicrohttpd's memory per connection (see ``HTTPServerConfiguration/connectionMemoryLimit``):
+    /// a request head that does not fit is answered 431.
+    public var connectionMemoryBytes: Int = HTTPServerConfiguration.defaultConnectionMemory
     /// Comment sent on every open stream so idle connections stay open.
     public var heartbeatInterval: Duration = .seconds(15)
     /// Streams one user may hold; a new one beyond this ends their oldest (`event: closed`,

@@ -212,8 +212,8 @@ import Testing
                 #expect(try await server.client.request("GET", "/missing").status == 404)
             }
             let core = try #require(server.server.core)
-            try await eventually("no request state or stream link is left") {
-                server.server.liveRequestStates == 0 && core.liveStreamLinks == 0
+            try await eventually("no request state or open stream is left") {
+                server.server.liveRequestStates == 0 && core.openStreams == 0
             }
         }
     }

@@ -41,7 +41,8 @@ final class ConnectionRequest: @unchecked Sendable {
     var body: [UInt8] = []
     var receivedBytes = 0
     var bodyTooLarge = false
-    var stream: StreamLink?
+    /// Its response is an event stream whose socket left the library (``StreamSockets``).
+    var detached = false
 
     let shared = Mutex(Shared())
 

@@ -39,21 +39,21 @@ public final class HTTPServer: Sendable {
             let openFiles = ListenSocket.raiseOpenFileLimit()
             let connectionLimit = configuration.effectiveConnectionLimit(openFiles: openFiles)
             let listen = try ListenSocket.open(host: configuration.host, port: configuration.port)
-            let watcher: DisconnectWatcher
+            let sockets: StreamSockets
             do throws(HTTPServerError) {
-                watcher = try DisconnectWatcher()
+                sockets = try StreamSockets()
             } catch {
                 close(listen.fd)
                 throw error
             }
             let core = ServerCore(
-                configuration: configuration, dispatcher: dispatcher, logger: logger, watcher: watcher,
+                configuration: configuration, dispatcher: dispatcher, logger: logger, sockets: sockets,
                 connectionLimit: connectionLimit)
             let daemon: MHDDaemon
             do throws(HTTPServerError) {
                 daemon = try MHDDaemon(core: core, listen: listen)
             } catch {
-                watcher.stop()
+                sockets.stop()
                 throw error
             }
             state = .running(daemon, port: listen.port)
@@ -92,7 +92,8 @@ public final class HTTPServer: Sendable {
 
     /// Open connections right now (0 when not running).
     public var currentConnections: Int {
-        daemon?.currentConnections ?? 0
+        guard let daemon else { return 0 }
+        return daemon.currentConnections + daemon.core.openStreams
     }
 
     private var daemon: MHDDaemon? {

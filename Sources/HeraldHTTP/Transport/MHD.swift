@@ -16,10 +16,6 @@ enum MHD {
         guard let value else { throw MHDError(operation: operation()) }
         return value
     }
-
-    static let sizeUnknown: UInt64 = herald_mhd_size_unknown()
-    static let endOfStream: Int = herald_mhd_content_reader_end_of_stream()
-    static let endWithError: Int = herald_mhd_content_reader_end_with_error()
 }
 
 /// A libmicrohttpd connection pointer that may cross threads.

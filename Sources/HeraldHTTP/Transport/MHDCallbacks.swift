@@ -97,22 +97,15 @@ func connectionNotified(
     }
 }
 
-/// Content reader of streamed responses.
-func streamContentReader(
+/// Accept policy: a new connection is served only while the library's connections and the open
+/// event streams (which left it) stay within the connection limit.
+func acceptPolicy(
     _ closure: UnsafeMutableRawPointer?,
-    _ position: UInt64,
-    _ buffer: UnsafeMutablePointer<CChar>?,
-    _ max: Int
-) -> Int {
-    guard let closure, let buffer else { return MHD.endWithError }
-    let link = Unmanaged<StreamLink>.fromOpaque(closure).takeUnretainedValue()
-    return link.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
-}
-
-/// The streamed response was destroyed.
-func streamContentReaderFree(_ closure: UnsafeMutableRawPointer?) {
-    guard let closure else { return }
-    Unmanaged<StreamLink>.fromOpaque(closure).release()
+    _ address: UnsafePointer<sockaddr>?,
+    _ length: socklen_t
+) -> MHD_Result {
+    guard let closure else { return .NO }
+    return Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue().admitsConnection() ? .YES : .NO
 }
 
 /// Leaves the URL and query arguments percent-encoded; Swift decodes them.

@@ -23,8 +23,12 @@ final class MHDDaemon: @unchecked Sendable {
 
     init(core: ServerCore, listen: ListenSocket) throws(HTTPServerError) {
         let configuration = core.configuration
+        // MHD_USE_TURBO: the library closes a connection's descriptor without shutting the socket
+        // down first, so an event stream's socket lives on in ``StreamSockets`` (it also tries
+        // a new connection's first read before waiting on epoll, and makes sockets close-on-exec).
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_TURBO.rawValue
         if listen.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let coreRef = Unmanaged.passUnretained(core).toOpaque()
         let timeoutSeconds = configuration.idleTimeoutSeconds
@@ -65,7 +69,7 @@ final class MHDDaemon: @unchecked Sendable {
         options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
 
         let started = options.withUnsafeMutableBufferPointer { buffer in
-            herald_mhd_start_daemon(flags, accessHandler, coreRef, buffer.baseAddress)
+            herald_mhd_start_daemon(flags, acceptPolicy, accessHandler, coreRef, buffer.baseAddress)
         }
         do {
             handle = try MHD.check(started, "MHD_start_daemon")
@@ -123,7 +127,7 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_stop_daemon(handle)
         }
         close(listenFD)
-        core.watcher.stop()
+        core.sockets.stop()
     }
 }
 

@@ -12,7 +12,8 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let dispatcher: RequestDispatcher
     let logger: Logger
-    let watcher: DisconnectWatcher
+    /// Open event streams, once their sockets left the library.
+    let sockets: StreamSockets
     /// Most simultaneous connections, from the configuration or the open-files limit.
     let connectionLimit: Int
     /// `nil` when the request timeout is off.
@@ -24,10 +25,9 @@ final class ServerCore: Sendable {
         var stopping = false
         /// Requests whose responder runs or whose response is being sent.
         var handlers: [ObjectIdentifier: ConnectionRequest] = [:]
-        /// Streams being sent, by request.
-        var streams: [ObjectIdentifier: ResponseStream] = [:]
         var liveRequests = 0
-        var liveStreamLinks = 0
+        /// Connections the library holds (accepted, not yet closed).
+        var libraryConnections = 0
     }
 
     /// Connections we suspended and have not resumed. MHD must not be stopped while any
@@ -44,12 +44,12 @@ final class ServerCore: Sendable {
 
     init(
         configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
-        watcher: DisconnectWatcher, connectionLimit: Int
+        sockets: StreamSockets, connectionLimit: Int
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.logger = logger
-        self.watcher = watcher
+        self.sockets = sockets
         self.connectionLimit = connectionLimit
         self.deadlines =
             configuration.requestTimeout > .zero
@@ -67,7 +67,16 @@ final class ServerCore: Sendable {
 
     // MARK: Connections (notify callback, on the connection's thread)
 
+    /// Whether a new connection may be served: the library's connections and the open streams
+    /// together stay within the connection limit (the library counts only its own). Called by
+    /// the library's accept policy, before the connection-started notification.
+    func admitsConnection() -> Bool {
+        let held = registry.withLock { $0.libraryConnections }
+        return held + sockets.count < connectionLimit
+    }
+
     func connectionStarted(_ connection: ConnectionHandle) -> PeerConnection {
+        registry.withLock { $0.libraryConnections += 1 }
         let peer = PeerConnection(
             fd: herald_mhd_connection_fd(connection.pointer),
             address: PeerConnection.describe(herald_mhd_client_address(connection.pointer)))
@@ -76,6 +85,7 @@ final class ServerCore: Sendable {
     }
 
     func connectionClosed(_ peer: PeerConnection) {
+        registry.withLock { $0.libraryConnections -= 1 }
         if peer.awaitsRequestLine, let status = libraryAnswers.take() {
             // Refused before a request line was read (malformed, too long, a version we do not speak).
             reportTransportAnswer(Response(status: status), to: Self.unknownRequest)
@@ -344,28 +354,7 @@ final class ServerCore: Sendable {
                     )
                 }
             case .stream(let stream):
-                let link = StreamLink(core: self, connection: request.connection, stream: stream)
-                let retained = Unmanaged.passRetained(link)
-                guard
-                    let created = MHD_create_response_from_callback(
-                        MHD.sizeUnknown, 16 * 1024, streamContentReader, retained.toOpaque(), streamContentReaderFree
-                    )
-                else {
-                    retained.release()
-                    throw MHDError(operation: "MHD_create_response_from_callback")
-                }
-                mhdResponse = created
-                request.stream = link
-                try MHD.check(
-                    herald_mhd_set_connection_timeout(request.connection.pointer, 0),
-                    "MHD_set_connection_option(TIMEOUT)")
-                let keep = registry.withLock { registry -> Bool in
-                    registry.handlers[request.identifier] = nil
-                    guard !registry.stopping else { return false }
-                    registry.streams[request.identifier] = stream
-                    return true
-                }
-                if !keep { stream.finish() }
+                return detach(stream, with: response.headers, for: request)
             }
         } catch {
             logger.error(
@@ -402,6 +391,69 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Sends an event stream from ``StreamSockets``: its head is written there, the library is
+    /// told to close its side (`.NO`; with `MHD_USE_TURBO` it closes its descriptor without
+    /// shutting the socket down) and frees the connection's memory, and a duplicate of the
+    /// descriptor carries the stream. A client over its address's connection cap, or a server
+    /// at its connection limit, gets 503 instead.
+    private func detach(_ stream: ResponseStream, with headers: HTTPHeaders, for request: ConnectionRequest)
+        -> MHD_Result
+    {
+        let address = request.peer?.address ?? "-"
+        let perAddress = configuration.connectionsPerAddress
+        if perAddress > 0 && sockets.count(from: address) >= perAddress {
+            stream.finish()
+            return queue(
+                HTTPError(
+                    503, code: "too_many_connections",
+                    message: "This address holds as many connections as the server allows; close one first."
+                ).response, for: request)
+        }
+        let fd = herald_mhd_connection_fd(request.connection.pointer)
+        let copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
+        guard copy >= 0 else {
+            logger.error(
+                "cannot take over a stream's socket",
+                metadata: ["error": ListenSocket.describe(errno), "request_id": request.requestID])
+            stream.finish()
+            return .NO
+        }
+        var noDelay: Int32 = 1
+        _ = setsockopt(copy, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let head = Self.streamHead(status: 200, headers: headers, version: request.version)
+        guard sockets.adopt(fd: copy, address: address, head: head, stream: stream) else {
+            close(copy)
+            stream.finish()
+            return .NO
+        }
+        request.detached = true
+        return .NO
+    }
+
+    /// The head of a stream's response: the body runs until the connection closes.
+    static func streamHead(status: Int, headers: HTTPHeaders, version: String) -> [UInt8] {
+        let line = version == "HTTP/1.0" ? "HTTP/1.0" : "HTTP/1.1"
+        var text = "\(line) \(status) \(status == 200 ? "OK" : "")\r\nDate: \(httpDate())\r\n"
+        for (name, value) in headers {
+            switch name.lowercased() {
+            case "content-length", "transfer-encoding", "connection", "date": continue
+            default: text += "\(name): \(value)\r\n"
+            }
+        }
+        text += "Connection: close\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    /// Now as an HTTP date (IMF-fixdate), as libmicrohttpd writes it on its own responses.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     // MARK: Completion (request-completed callback)
 
     /// A request the library answered itself, before any access-handler call (a malformed or
@@ -435,7 +487,6 @@ final class ServerCore: Sendable {
         }
         registry.withLock { registry in
             registry.handlers[request.identifier] = nil
-            registry.streams[request.identifier] = nil
             registry.liveRequests -= 1
         }
         let task = request.shared.withLock { shared -> Task<Void, Never>? in
@@ -451,22 +502,7 @@ final class ServerCore: Sendable {
             // Kept alive: the next request head has the idle timeout to arrive.
             enter(.head, request.peer, timeout: configuration.idleTimeout)
         }
-        if let link = request.stream {
-            request.stream = nil
-            link.stream.transportClosed()
-            if reason == .REQUEST_TERMINATED_COMPLETED_OK {
-                // The connection may carry on (keep-alive): give it its idle timeout back.
-                do {
-                    try MHD.check(
-                        herald_mhd_set_connection_timeout(request.connection.pointer, configuration.idleTimeoutSeconds),
-                        "MHD_set_connection_option(TIMEOUT)"
-                    )
-                } catch {
-                    logger.debug("idle timeout not restored", metadata: ["error": error.description])
-                }
-            }
-        }
-        if reason != .REQUEST_TERMINATED_COMPLETED_OK && logger.isEnabled(.debug) {
+        if reason != .REQUEST_TERMINATED_COMPLETED_OK && !request.detached && logger.isEnabled(.debug) {
             logger.debug(
                 "connection ended early",
                 metadata: ["reason": String(reason.rawValue), "request_id": request.requestID])
@@ -523,12 +559,8 @@ final class ServerCore: Sendable {
     }
 
     var handlersInFlight: Int { registry.withLock { $0.handlers.count } }
-    var openStreams: Int { registry.withLock { $0.streams.count } }
+    var openStreams: Int { sockets.count }
     var liveRequests: Int { registry.withLock { $0.liveRequests } }
-    var liveStreamLinks: Int { registry.withLock { $0.liveStreamLinks } }
-
-    func streamLinkCreated() { registry.withLock { $0.liveStreamLinks += 1 } }
-    func streamLinkDestroyed() { registry.withLock { $0.liveStreamLinks -= 1 } }
 
     /// Answers every still-running handler with 503 and cancels it.
     func forceCompleteHandlers() {
@@ -544,10 +576,7 @@ final class ServerCore: Sendable {
 
     /// Finishes every open stream (their clients see the end of the response).
     func finishStreams() {
-        let open = registry.withLock { Array($0.streams.values) }
-        for stream in open {
-            stream.finish()
-        }
+        sockets.finishAll()
     }
 
     // MARK: Logging

@@ -54,6 +54,8 @@ struct ServeCommand {
         }
         configuration.maxConnectionsPerAddress = try args.int(
             "max-connections-per-address", default: configuration.maxConnectionsPerAddress, range: 0...1_000_000)
+        configuration.connectionMemoryBytes = try args.int(
+            "connection-memory", default: configuration.connectionMemoryBytes, range: 4096...(1 << 20))
         configuration.idleTimeout = .seconds(try args.int("idle-timeout", default: 60, range: 1...86_400))
         configuration.requestTimeout = .seconds(try args.int("request-timeout", default: 30, range: 1...3_600))
         configuration.requestHeadTimeout = .seconds(
@@ -172,6 +174,15 @@ struct ServeCommand {
             open-files limit less 256 kept for the database, logs and
             push connections; at most half the limit is kept;
             a larger value is lowered to it)
+            """),
+        .value(
+            "connection-memory", "BYTES",
+            """
+            Memory each connection holds while open: the request
+            head must fit in it (else 431; 414 for a request line)
+            {twin} (4096 to 1048576; default 36864: above 32 KiB
+            each connection's memory is mapped, and returned to the
+            system when it closes)
             """),
         .value(
             "max-connections-per-address", "N",

@@ -1,0 +1,272 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Open event streams, sent by one thread of their own once their response is decided.
+///
+/// libmicrohttpd holds a memory pool for every connection for as long as it is open (the
+/// request head is read into it and responses are written from it): with thousands of idle
+/// streams that pool was most of what each cost (`scripts/bench-stream.py`). So a stream's
+/// socket leaves the library: the transport takes a duplicate of the descriptor, the library
+/// closes its own (with `MHD_USE_TURBO` it does not shut the socket down first, so the
+/// connection stays up) and frees the pool, and this thread writes the response head and then
+/// whatever the `ResponseStream` queues, on one epoll set: `EPOLLOUT` when a slow client's
+/// socket has room again, `EPOLLRDHUP` when the client leaves. The body is delimited by the
+/// connection's close (`Connection: close`), as HTTP/1.0 and 1.1 both allow.
+///
+/// A stream costs its `ResponseStream`, an entry here and the kernel's socket; no thread, task
+/// or library memory.
+final class StreamSockets: Sendable {
+    private let epollFD: Int32
+    private let wakeFD: Int32
+
+    /// One stream's socket, used only on the sockets' thread once adopted.
+    private final class Socket: @unchecked Sendable {
+        // @unchecked Sendable is safe: made by the adopting thread and handed over under the
+        // `state` lock; from then on only the sockets' thread touches `unsent`.
+        let id: UInt64
+        let fd: Int32
+        let address: String
+        let stream: ResponseStream
+        /// Bytes taken from the stream (the head first) that the socket has not accepted yet.
+        var unsent: [UInt8]
+
+        init(id: UInt64, fd: Int32, address: String, stream: ResponseStream, head: [UInt8]) {
+            self.id = id
+            self.fd = fd
+            self.address = address
+            self.stream = stream
+            self.unsent = head
+        }
+    }
+
+    private struct State {
+        /// Sockets adopted and not yet taken by the thread.
+        var adopted: [Socket] = []
+        /// Streams with new bytes (or an end) since the thread last looked.
+        var woken: [UInt64] = []
+        /// Every open stream, for counting and for finishing them all at a stop.
+        var open: [UInt64: ResponseStream] = [:]
+        /// Open streams by client address.
+        var perAddress: [String: Int] = [:]
+        var stopping = false
+        /// Set (under the lock) when the thread closed the descriptors.
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let nextID = Atomic<UInt64>(1)
+
+    init() throws(HTTPServerError) {
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else {
+            throw HTTPServerError(
+                .socketFailed, "epoll_create1 failed: \(ListenSocket.describe(errno)).", systemError: errno)
+        }
+        let wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+        guard wakeFD >= 0 else {
+            close(epollFD)
+            throw HTTPServerError(.socketFailed, "eventfd failed: \(ListenSocket.describe(errno)).", systemError: errno)
+        }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = 0
+        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
+        let thread = Thread { [self] in self.run() }
+        thread.name = "herald-streams"
+        thread.stackSize = 256 * 1024
+        thread.start()
+    }
+
+    /// Open streams.
+    var count: Int { state.withLock { $0.open.count } }
+
+    /// Open streams from `address`.
+    func count(from address: String) -> Int { state.withLock { $0.perAddress[address] ?? 0 } }
+
+    /// Takes over `fd` (a duplicate the caller made; it is closed here when the stream ends)
+    /// to send `head`, then what `stream` queues. False when stopping (the caller closes `fd`).
+    func adopt(fd: Int32, address: String, head: [UInt8], stream: ResponseStream) -> Bool {
+        let socket = Socket(
+            id: nextID.add(1, ordering: .relaxed).oldValue, fd: fd, address: address, stream: stream, head: head)
+        let taken = state.withLock { state -> Bool in
+            guard !state.stopping, !state.closed else { return false }
+            state.adopted.append(socket)
+            state.open[socket.id] = stream
+            state.perAddress[address, default: 0] += 1
+            return true
+        }
+        if taken { signal() }
+        return taken
+    }
+
+    /// Ends every open stream (graceful stop): each is sent what it queued, then closed.
+    func finishAll() {
+        let open = state.withLock { Array($0.open.values) }
+        for stream in open { stream.finish() }
+    }
+
+    /// Ends the thread; streams still open are closed as they are.
+    func stop() {
+        let first = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        if first { signal() }
+    }
+
+    private func wake(_ id: UInt64) {
+        let signalled = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.woken.append(id)
+            return true
+        }
+        if signalled { signal() }
+    }
+
+    private func signal() {
+        state.withLock { state in
+            guard !state.closed else { return }
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+        }
+    }
+
+    // MARK: The sockets' thread
+
+    private func run() {
+        var sockets: [UInt64: Socket] = [:]
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var ready = Set<UInt64>()
+        while true {
+            let count = epoll_wait(epollFD, &events, Int32(events.count), -1)
+            if count < 0 && errno != EINTR { break }
+            for index in 0..<Int(max(0, count)) {
+                let id = events[index].data.u64
+                if id == 0 {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
+                    continue
+                }
+                guard let socket = sockets[id] else { continue }
+                let flags = events[index].events
+                if flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                    socket.stream.transportClosed()
+                    end(socket, in: &sockets, abort: false)
+                    ready.remove(id)
+                } else if flags & EPOLLOUT.rawValue != 0 {
+                    ready.insert(id)
+                }
+            }
+            let (adopted, woken, stopping) = state.withLock { state in
+                defer {
+                    state.adopted = []
+                    state.woken = []
+                }
+                return (state.adopted, state.woken, state.stopping)
+            }
+            for socket in adopted {
+                var event = epoll_event()
+                event.events = EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+                event.data.u64 = socket.id
+                sockets[socket.id] = socket
+                if epoll_ctl(epollFD, EPOLL_CTL_ADD, socket.fd, &event) != 0 {
+                    socket.stream.transportClosed()
+                    end(socket, in: &sockets, abort: true)
+                    continue
+                }
+                ready.insert(socket.id)
+            }
+            ready.formUnion(woken)
+            for id in ready {
+                guard let socket = sockets[id] else { continue }
+                switch send(socket, using: &buffer) {
+                case .waiting: break
+                case .ended(let abort): end(socket, in: &sockets, abort: abort)
+                }
+            }
+            ready.removeAll(keepingCapacity: true)
+            if stopping { break }
+        }
+        for socket in sockets.values {
+            socket.stream.transportClosed()
+            end(socket, in: &sockets, abort: false)
+        }
+        state.withLock { state in
+            state.closed = true
+            state.open = [:]
+            state.perAddress = [:]
+            close(epollFD)
+            close(wakeFD)
+        }
+    }
+
+    private enum SendOutcome {
+        /// Everything queued was sent and the stream is parked, or the socket is full.
+        case waiting
+        /// The stream ended (or its client left); `abort` resets the connection.
+        case ended(abort: Bool)
+    }
+
+    /// Sends what the socket owes and what the stream queued, until the socket is full, the
+    /// stream is empty (parked: its next write wakes this thread) or it ended.
+    private func send(_ socket: Socket, using buffer: inout [UInt8]) -> SendOutcome {
+        while true {
+            if !socket.unsent.isEmpty {
+                let sent = socket.unsent.withUnsafeBytes { bytes in
+                    Glibc.send(socket.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
+                if sent < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK { return .waiting }
+                    socket.stream.transportClosed()
+                    return .ended(abort: false)
+                }
+                socket.unsent.removeFirst(sent)
+                if !socket.unsent.isEmpty { return .waiting }
+            }
+            let id = socket.id
+            let outcome = buffer.withUnsafeMutableBytes { bytes in
+                socket.stream.transportRead(into: bytes) { { [weak self] in self?.wake(id) } }
+            }
+            switch outcome {
+            case .bytes(let count):
+                socket.unsent = Array(buffer[0..<count])
+            case .parked:
+                return .waiting
+            case .endOfStream, .clientGone:
+                return .ended(abort: false)
+            case .overflowed:
+                return .ended(abort: true)
+            }
+        }
+    }
+
+    /// Closes the socket: a finished stream's connection is shut down after its last bytes, a
+    /// client that fell too far behind is reset.
+    private func end(_ socket: Socket, in sockets: inout [UInt64: Socket], abort: Bool) {
+        sockets[socket.id] = nil
+        var event = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, socket.fd, &event)
+        if abort {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(socket.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        } else {
+            _ = shutdown(socket.fd, Int32(SHUT_WR))
+        }
+        close(socket.fd)
+        state.withLock { state in
+            state.open[socket.id] = nil
+            if let count = state.perAddress[socket.address] {
+                state.perAddress[socket.address] = count > 1 ? count - 1 : nil
+            }
+        }
+    }
+}
