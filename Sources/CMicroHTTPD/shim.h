@@ -63,22 +63,4 @@ herald_mhd_queued_status (struct MHD_Connection *connection)
   return (NULL == info) ? 0 : info->http_status;
 }
 
-/// Per-connection idle timeout in seconds, 0 = never (MHD_set_connection_option is variadic).
-static inline enum MHD_Result
-herald_mhd_set_connection_timeout (struct MHD_Connection *connection,
-                                   unsigned int seconds)
-{
-  return MHD_set_connection_option (connection, MHD_CONNECTION_OPTION_TIMEOUT,
-                                    seconds);
-}
-
-/// Number of open connections of a daemon (MHD_get_daemon_info is variadic).
-static inline unsigned int
-herald_mhd_current_connections (struct MHD_Daemon *daemon)
-{
-  const union MHD_DaemonInfo *info =
-    MHD_get_daemon_info (daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-  return (NULL == info) ? 0 : info->num_connections;
-}
-
 #endif

@@ -82,6 +82,11 @@ public final class ResponseStream: Sendable {
         for handler in actions.handlers { handler() }
     }
 
+    /// True once the client fell too far behind (its connection is to be reset).
+    var hasOverflowed: Bool {
+        state.withLock { $0.overflowed }
+    }
+
     /// True once the stream was finished or the client has gone.
     public var isClosed: Bool {
         state.withLock { $0.finished || $0.clientGone }

@@ -171,7 +171,11 @@ import Testing
             #expect(connections.count == count)
             #expect(connections.allSatisfy { $0.status == 200 })
             #expect(streams.values.count == count)
-            #expect(server.server.currentConnections == count)
+            // A stream's connection is counted twice for the moment between its socket leaving
+            // the library and the library's cleanup of its side.
+            try await eventually("the streams are the open connections") {
+                server.server.currentConnections == count
+            }
 
             let threads = threadCount()
             #expect(before > 0 && threads - before < 64, "threads: \(before) before, \(threads) with the streams")
@@ -224,6 +228,83 @@ import Testing
             #expect(accepted <= 400)
             await closed.wait()
             #expect(stream.isClosed)
+            // And its socket is let go at once: it no longer holds a place toward the limits.
+            let core = try #require(server.server.core)
+            try await eventually("the overflowed stream's socket is closed") { core.openStreams == 0 }
+        }
+    }
+
+    /// A client whose socket takes nothing while bytes wait for it is cut off after the idle
+    /// timeout, well before its stream's own buffer would overflow.
+    @Test func stalledClientIsCutOffAfterTheIdleTimeout() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer { configuration in
+            configuration.idleTimeout = .seconds(1)
+        } routes: { router in
+            Self.streamRoutes(streams)(&router)
+        } _: { server in
+            let connection = try await server.client.openStream("/events")
+            defer { connection.close() }
+            let stream = try #require(streams.values.first)
+            let core = try #require(server.server.core)
+            // Fill both sockets' buffers, then stop once the stream itself holds 1 MiB (the socket
+            // takes no more), far below its cap: only the stall can end it.
+            let chunk = [UInt8](repeating: UInt8(ascii: "y"), count: 64 * 1024)
+            var written = 0
+            while stream.state.withLock({ $0.buffered }) < 1 << 20 {
+                #expect(stream.write(chunk))
+                written += chunk.count
+                if written > 64 << 20 { break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(core.openStreams == 1)
+            try await eventually("the stalled stream is cut off", within: .seconds(10)) { core.openStreams == 0 }
+            #expect(stream.isClosed)
+            #expect(!stream.hasOverflowed)
+        }
+    }
+
+    /// Headers that would split the response (CR or LF in a value, a name that is not a token)
+    /// are dropped from a stream's head, as libmicrohttpd drops them from other responses.
+    @Test func streamHeadDropsHeadersThatWouldSplitIt() async throws {
+        try await withServer { router in
+            router.add(.GET, "/evil") { _, _ in
+                let stream = ResponseStream()
+                stream.send(ServerSentEvent(data: "safe"))
+                stream.finish()
+                var headers = HTTPHeaders()
+                headers["X-Evil"] = "a\r\nSet-Cookie: stolen=1"
+                headers["X Bad Name"] = "b"
+                headers["X-Fine"] = "c"
+                return .eventStream(stream, headers: headers)
+            }
+        } _: { server in
+            let response = try await server.client.request("GET", "/evil")
+            #expect(response.status == 200)
+            #expect(response.header("Set-Cookie") == nil)
+            #expect(response.header("X-Evil") == nil)
+            #expect(response.header("X-Fine") == "c")
+            #expect(response.text == "data: safe\n\n")
+        }
+    }
+
+    /// Bytes a client sends after its stream's request are read and dropped: the stream goes on,
+    /// and its end reaches the client whole (closing over unread bytes would reset it).
+    @Test func bytesAfterTheRequestAreDropped() async throws {
+        let streams = Collector<ResponseStream>()
+        try await withServer(routes: Self.streamRoutes(streams)) { server in
+            let connection = try await server.client.openConnection()
+            defer { connection.close() }
+            try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await eventually("the stream is open") { streams.values.count == 1 }
+            let stream = try #require(streams.values.first)
+            try await connection.send("GET /more HTTP/1.1\r\nHost: x\r\n\r\n" + String(repeating: "z", count: 10_000))
+            try await Task.sleep(for: .milliseconds(50))
+            stream.send(ServerSentEvent(data: "still here"))
+            stream.finish()
+            let response = try await connection.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == "data: still here\n\n")
         }
     }
 
@@ -307,7 +388,10 @@ import Testing
         } _: { server in
             var open: [SSEConnection] = []
             for _ in 0..<4 { open.append(try await server.client.openStream("/events")) }
-            #expect(server.server.currentConnections == 4)
+            let server1 = server
+            try await eventually("the four streams are the open connections") {
+                server1.server.currentConnections == 4
+            }
             // A fifth connection is closed unserved while the four streams hold every place.
             let refused = try? await server.client.request("GET", "/ok")
             #expect(refused == nil, "\(String(describing: refused?.status))")

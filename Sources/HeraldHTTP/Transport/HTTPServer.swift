@@ -41,7 +41,7 @@ public final class HTTPServer: Sendable {
             let listen = try ListenSocket.open(host: configuration.host, port: configuration.port)
             let sockets: StreamSockets
             do throws(HTTPServerError) {
-                sockets = try StreamSockets()
+                sockets = try StreamSockets(sendTimeout: configuration.idleTimeout, logger: logger)
             } catch {
                 close(listen.fd)
                 throw error
@@ -92,8 +92,7 @@ public final class HTTPServer: Sendable {
 
     /// Open connections right now (0 when not running).
     public var currentConnections: Int {
-        guard let daemon else { return 0 }
-        return daemon.currentConnections + daemon.core.openStreams
+        daemon?.core.openConnections ?? 0
     }
 
     private var daemon: MHDDaemon? {

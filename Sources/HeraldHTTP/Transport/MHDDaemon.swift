@@ -104,12 +104,6 @@ final class MHDDaemon: @unchecked Sendable {
         lifecycle.withLock { $0.quiesced }
     }
 
-    var currentConnections: Int {
-        lifecycle.withLock { lifecycle in
-            lifecycle.stopped ? 0 : Int(herald_mhd_current_connections(handle))
-        }
-    }
-
     /// Stops now: answers running handlers with 503, ends streams, resumes every
     /// suspended connection (MHD requires that), then stops the daemon and closes the
     /// socket. Idempotent.

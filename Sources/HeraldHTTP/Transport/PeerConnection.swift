@@ -30,6 +30,8 @@ final class PeerConnection: Sendable {
         /// the access log shows for an answer libmicrohttpd gave itself.
         var target: String?
         var requestLineAt: ContinuousClock.Instant?
+        /// Its socket left the library to carry an event stream (``StreamSockets``).
+        var detached = false
     }
 
     let fd: Int32
@@ -96,6 +98,17 @@ final class PeerConnection: Sendable {
     var awaitsRequestLine: Bool {
         state.withLock { $0.target == nil }
     }
+
+    /// Its socket leaves the library for ``StreamSockets``; false if it had already.
+    func detach() -> Bool {
+        state.withLock { state in
+            defer { state.detached = true }
+            return !state.detached
+        }
+    }
+
+    /// Whether its socket left the library for ``StreamSockets``.
+    var isDetached: Bool { state.withLock { $0.detached } }
 
     /// The library closed the connection (its socket is closed right after).
     func closed() {

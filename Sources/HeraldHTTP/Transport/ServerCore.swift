@@ -71,8 +71,7 @@ final class ServerCore: Sendable {
     /// together stay within the connection limit (the library counts only its own). Called by
     /// the library's accept policy, before the connection-started notification.
     func admitsConnection() -> Bool {
-        let held = registry.withLock { $0.libraryConnections }
-        return held + sockets.count < connectionLimit
+        openConnections < connectionLimit
     }
 
     func connectionStarted(_ connection: ConnectionHandle) -> PeerConnection {
@@ -85,7 +84,8 @@ final class ServerCore: Sendable {
     }
 
     func connectionClosed(_ peer: PeerConnection) {
-        registry.withLock { $0.libraryConnections -= 1 }
+        // A connection whose stream left the library was counted out when it left.
+        if !peer.isDetached { registry.withLock { $0.libraryConnections -= 1 } }
         if peer.awaitsRequestLine, let status = libraryAnswers.take() {
             // Refused before a request line was read (malformed, too long, a version we do not speak).
             reportTransportAnswer(Response(status: status), to: Self.unknownRequest)
@@ -354,7 +354,7 @@ final class ServerCore: Sendable {
                     )
                 }
             case .stream(let stream):
-                return detach(stream, with: response.headers, for: request)
+                return detach(stream, status: response.status, headers: response.headers, for: request)
             }
         } catch {
             logger.error(
@@ -394,21 +394,12 @@ final class ServerCore: Sendable {
     /// Sends an event stream from ``StreamSockets``: its head is written there, the library is
     /// told to close its side (`.NO`; with `MHD_USE_TURBO` it closes its descriptor without
     /// shutting the socket down) and frees the connection's memory, and a duplicate of the
-    /// descriptor carries the stream. A client over its address's connection cap, or a server
-    /// at its connection limit, gets 503 instead.
-    private func detach(_ stream: ResponseStream, with headers: HTTPHeaders, for request: ConnectionRequest)
+    /// descriptor carries the stream. A client over its address's connection cap gets 503
+    /// `too_many_connections` instead; a stream answered while the server stops is finished at
+    /// once (its head and what it queued go out, then the connection closes).
+    private func detach(_ stream: ResponseStream, status: Int, headers: HTTPHeaders, for request: ConnectionRequest)
         -> MHD_Result
     {
-        let address = request.peer?.address ?? "-"
-        let perAddress = configuration.connectionsPerAddress
-        if perAddress > 0 && sockets.count(from: address) >= perAddress {
-            stream.finish()
-            return queue(
-                HTTPError(
-                    503, code: "too_many_connections",
-                    message: "This address holds as many connections as the server allows; close one first."
-                ).response, for: request)
-        }
         let fd = herald_mhd_connection_fd(request.connection.pointer)
         let copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
         guard copy >= 0 else {
@@ -416,28 +407,55 @@ final class ServerCore: Sendable {
                 "cannot take over a stream's socket",
                 metadata: ["error": ListenSocket.describe(errno), "request_id": request.requestID])
             stream.finish()
-            return .NO
+            return queueTransportError(
+                HTTPError(503, code: "unavailable", message: "The server cannot open a stream now; try again."),
+                for: request)
         }
         var noDelay: Int32 = 1
         _ = setsockopt(copy, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        let head = Self.streamHead(status: 200, headers: headers, version: request.version)
-        guard sockets.adopt(fd: copy, address: address, head: head, stream: stream) else {
+        if registry.withLock({ $0.stopping }) { stream.finish() }
+        let head = streamHead(status: status, headers: headers, version: request.version, requestID: request.requestID)
+        do {
+            try sockets.adopt(
+                fd: copy, address: request.peer?.address ?? "-", perAddressCap: configuration.connectionsPerAddress,
+                head: head, stream: stream)
+        } catch {
             close(copy)
             stream.finish()
-            return .NO
+            let refusal =
+                switch error {
+                case .addressFull:
+                    HTTPError(
+                        503, code: "too_many_connections",
+                        message: "This address holds as many connections as the server allows; close one first.")
+                case .stopping:
+                    HTTPError(503, code: "shutting_down", message: "The server is shutting down.")
+                }
+            return queueTransportError(refusal, for: request)
         }
         request.detached = true
+        // Counted among the open streams from now on, not among the library's connections.
+        if request.peer?.detach() == true { registry.withLock { $0.libraryConnections -= 1 } }
         return .NO
     }
 
-    /// The head of a stream's response: the body runs until the connection closes.
-    static func streamHead(status: Int, headers: HTTPHeaders, version: String) -> [UInt8] {
+    /// The head of a stream's response: the body runs until the connection closes. A header
+    /// libmicrohttpd would have refused (a name that is not a token, a value with CR, LF or NUL)
+    /// is dropped and logged, so nothing a handler sets can split the response.
+    func streamHead(status: Int, headers: HTTPHeaders, version: String, requestID: String) -> [UInt8] {
         let line = version == "HTTP/1.0" ? "HTTP/1.0" : "HTTP/1.1"
-        var text = "\(line) \(status) \(status == 200 ? "OK" : "")\r\nDate: \(httpDate())\r\n"
+        var text = "\(line) \(status) \(status == 200 ? "OK" : "")\r\nDate: \(Self.httpDate())\r\n"
         for (name, value) in headers {
             switch name.lowercased() {
             case "content-length", "transfer-encoding", "connection", "date": continue
-            default: text += "\(name): \(value)\r\n"
+            default:
+                guard RequestFraming.isToken(name), !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
+                else {
+                    logger.warning(
+                        "response header dropped", metadata: ["header": name, "request_id": requestID])
+                    continue
+                }
+                text += "\(name): \(value)\r\n"
             }
         }
         text += "Connection: close\r\n\r\n"
@@ -489,14 +507,18 @@ final class ServerCore: Sendable {
             registry.handlers[request.identifier] = nil
             registry.liveRequests -= 1
         }
-        let task = request.shared.withLock { shared -> Task<Void, Never>? in
+        let (task, unsent) = request.shared.withLock { shared -> (Task<Void, Never>?, Response?) in
             shared.completed = true
             shared.parked = false
-            shared.response = nil
-            defer { shared.handlerTask = nil }
-            return shared.handlerTask
+            defer {
+                shared.response = nil
+                shared.handlerTask = nil
+            }
+            return (shared.handlerTask, shared.response)
         }
         task?.cancel()
+        // A response never sent (the connection ended first): a stream's producer must hear of it.
+        if case .stream(let stream) = unsent?.body { stream.finish() }
         deadlines?.forget(request)
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
             // Kept alive: the next request head has the idle timeout to arrive.
@@ -531,8 +553,8 @@ final class ServerCore: Sendable {
         suspensions.withLock { $0.resumesInFlight -= 1 }
     }
 
-    /// Before MHD_stop_daemon: waits (bounded) for the resumes that handlers, streams and
-    /// the hang-up watcher have been asked for, then resumes any straggler itself.
+    /// Before MHD_stop_daemon: waits (bounded) for the resumes that handlers have been asked
+    /// for, then resumes any straggler itself.
     func resumeEverything(waitingUpTo limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
@@ -560,6 +582,8 @@ final class ServerCore: Sendable {
 
     var handlersInFlight: Int { registry.withLock { $0.handlers.count } }
     var openStreams: Int { sockets.count }
+    /// The library's connections and the open streams (what the connection limit counts).
+    var openConnections: Int { registry.withLock { $0.libraryConnections } + sockets.count }
     var liveRequests: Int { registry.withLock { $0.liveRequests } }
 
     /// Answers every still-running handler with 503 and cancels it.
@@ -584,7 +608,12 @@ final class ServerCore: Sendable {
     /// libmicrohttpd reports routine closes ("Closing connection …") through the same
     /// channel as real problems; those go to debug.
     func logLibraryMessage(_ message: String) {
-        var level: Logger.Level = message.hasPrefix("Closing connection") ? .debug : .warning
+        // "Application reported internal error" follows every `.NO` of ours: each stream that
+        // leaves the library (``detach``) and each refusal we log ourselves.
+        let routine =
+            message.hasPrefix("Closing connection")
+            || message.hasPrefix("Application reported internal error, closing connection")
+        var level: Logger.Level = routine ? .debug : .warning
         if let status = LibraryAnswers.status(inMessage: message) {
             // A client's bad request, answered by the library: the access log shows the answer.
             libraryAnswers.logged(status)

@@ -15,25 +15,38 @@ import Synchronization
 /// closes its own (with `MHD_USE_TURBO` it does not shut the socket down first, so the
 /// connection stays up) and frees the pool, and this thread writes the response head and then
 /// whatever the `ResponseStream` queues, on one epoll set: `EPOLLOUT` when a slow client's
-/// socket has room again, `EPOLLRDHUP` when the client leaves. The body is delimited by the
-/// connection's close (`Connection: close`), as HTTP/1.0 and 1.1 both allow.
+/// socket has room again, `EPOLLRDHUP` when the client leaves, `EPOLLIN` for bytes a client
+/// sends after its request (read and dropped, so closing never resets the connection over
+/// them). The body is delimited by the connection's close (`Connection: close`), as HTTP/1.0
+/// and 1.1 both allow.
+///
+/// A client that takes no bytes for `sendTimeout` while some wait for it is cut off (reset),
+/// as is one whose stream overflowed (``ResponseStream/maxBufferedBytes``): neither holds a
+/// place toward the connection limits for longer.
 ///
 /// A stream costs its `ResponseStream`, an entry here and the kernel's socket; no thread, task
 /// or library memory.
 final class StreamSockets: Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
+    private let sendTimeout: Duration
+    private let logger: Logger
+
+    /// Bytes one stream may send in a turn before the others get theirs.
+    static let bytesPerTurn = 256 * 1024
 
     /// One stream's socket, used only on the sockets' thread once adopted.
     private final class Socket: @unchecked Sendable {
         // @unchecked Sendable is safe: made by the adopting thread and handed over under the
-        // `state` lock; from then on only the sockets' thread touches `unsent`.
+        // `state` lock; from then on only the sockets' thread touches `unsent` and `blockedSince`.
         let id: UInt64
         let fd: Int32
         let address: String
         let stream: ResponseStream
         /// Bytes taken from the stream (the head first) that the socket has not accepted yet.
         var unsent: [UInt8]
+        /// Since when the socket has refused bytes that wait for it (nil: it takes them).
+        var blockedSince: ContinuousClock.Instant?
 
         init(id: UInt64, fd: Int32, address: String, stream: ResponseStream, head: [UInt8]) {
             self.id = id
@@ -56,12 +69,29 @@ final class StreamSockets: Sendable {
         var stopping = false
         /// Set (under the lock) when the thread closed the descriptors.
         var closed = false
+
+        /// Whether the thread has been told of what is pending (one eventfd write per batch).
+        var signalled = false
+
+        /// Marks the thread as told; true when it was not yet (the caller writes the eventfd).
+        mutating func markSignalled() -> Bool {
+            defer { signalled = true }
+            return !signalled
+        }
+    }
+
+    /// Why a stream was not taken.
+    enum Refusal: Error {
+        /// Its client's address holds as many streams as it may.
+        case addressFull
+        /// The server is stopping.
+        case stopping
     }
 
     private let state = Mutex(State())
     private let nextID = Atomic<UInt64>(1)
 
-    init() throws(HTTPServerError) {
+    init(sendTimeout: Duration, logger: Logger) throws(HTTPServerError) {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else {
             throw HTTPServerError(
@@ -78,6 +108,8 @@ final class StreamSockets: Sendable {
         _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
         self.epollFD = epollFD
         self.wakeFD = wakeFD
+        self.sendTimeout = sendTimeout
+        self.logger = logger
         let thread = Thread { [self] in self.run() }
         thread.name = "herald-streams"
         thread.stackSize = 256 * 1024
@@ -87,23 +119,29 @@ final class StreamSockets: Sendable {
     /// Open streams.
     var count: Int { state.withLock { $0.open.count } }
 
-    /// Open streams from `address`.
-    func count(from address: String) -> Int { state.withLock { $0.perAddress[address] ?? 0 } }
-
-    /// Takes over `fd` (a duplicate the caller made; it is closed here when the stream ends)
-    /// to send `head`, then what `stream` queues. False when stopping (the caller closes `fd`).
-    func adopt(fd: Int32, address: String, head: [UInt8], stream: ResponseStream) -> Bool {
+    /// Takes over `fd` (a duplicate the caller made; it is closed here when the stream ends) to
+    /// send `head`, then what `stream` queues, unless `address` already holds `perAddressCap`
+    /// streams (0: no cap) or the server is stopping: then the caller keeps `fd` and answers.
+    func adopt(fd: Int32, address: String, perAddressCap: Int, head: [UInt8], stream: ResponseStream)
+        throws(Refusal)
+    {
         let socket = Socket(
             id: nextID.add(1, ordering: .relaxed).oldValue, fd: fd, address: address, stream: stream, head: head)
-        let taken = state.withLock { state -> Bool in
-            guard !state.stopping, !state.closed else { return false }
+        let outcome = state.withLock { state -> Result<Bool, Refusal> in
+            guard !state.stopping, !state.closed else { return .failure(.stopping) }
+            if perAddressCap > 0 && state.perAddress[address, default: 0] >= perAddressCap {
+                return .failure(.addressFull)
+            }
             state.adopted.append(socket)
             state.open[socket.id] = stream
             state.perAddress[address, default: 0] += 1
-            return true
+            return .success(state.markSignalled())
         }
-        if taken { signal() }
-        return taken
+        let signal = try outcome.get()
+        // An overflow or a finish while the socket is full must still reach the thread.
+        let id = socket.id
+        stream.onClose { [weak self] in self?.wake(id) }
+        if signal { self.signal() }
     }
 
     /// Ends every open stream (graceful stop): each is sent what it queued, then closed.
@@ -122,12 +160,12 @@ final class StreamSockets: Sendable {
     }
 
     private func wake(_ id: UInt64) {
-        let signalled = state.withLock { state -> Bool in
+        let signal = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.woken.append(id)
-            return true
+            return state.markSignalled()
         }
-        if signalled { signal() }
+        if signal { self.signal() }
     }
 
     private func signal() {
@@ -145,9 +183,16 @@ final class StreamSockets: Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var ready = Set<UInt64>()
+        /// Streams that used their turn with bytes still to send: they go on next round.
+        var carried = Set<UInt64>()
         while true {
-            let count = epoll_wait(epollFD, &events, Int32(events.count), -1)
-            if count < 0 && errno != EINTR { break }
+            let blocked = sockets.values.contains { $0.blockedSince != nil }
+            let timeout: Int32 = !carried.isEmpty ? 0 : blocked ? 1_000 : -1
+            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
+            if count < 0 && errno != EINTR {
+                logger.error("the streams' epoll_wait failed", metadata: ["error": ListenSocket.describe(errno)])
+                break
+            }
             for index in 0..<Int(max(0, count)) {
                 let id = events[index].data.u64
                 if id == 0 {
@@ -157,10 +202,15 @@ final class StreamSockets: Sendable {
                 }
                 guard let socket = sockets[id] else { continue }
                 let flags = events[index].events
-                if flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                var gone = flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                if !gone && flags & EPOLLIN.rawValue != 0 {
+                    gone = !drainInput(socket, using: &buffer)
+                }
+                if gone {
                     socket.stream.transportClosed()
                     end(socket, in: &sockets, abort: false)
                     ready.remove(id)
+                    carried.remove(id)
                 } else if flags & EPOLLOUT.rawValue != 0 {
                     ready.insert(id)
                 }
@@ -169,12 +219,13 @@ final class StreamSockets: Sendable {
                 defer {
                     state.adopted = []
                     state.woken = []
+                    state.signalled = false
                 }
                 return (state.adopted, state.woken, state.stopping)
             }
             for socket in adopted {
                 var event = epoll_event()
-                event.events = EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+                event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
                 event.data.u64 = socket.id
                 sockets[socket.id] = socket
                 if epoll_ctl(epollFD, EPOLL_CTL_ADD, socket.fd, &event) != 0 {
@@ -185,16 +236,25 @@ final class StreamSockets: Sendable {
                 ready.insert(socket.id)
             }
             ready.formUnion(woken)
+            ready.formUnion(carried)
+            carried.removeAll(keepingCapacity: true)
             for id in ready {
                 guard let socket = sockets[id] else { continue }
                 switch send(socket, using: &buffer) {
                 case .waiting: break
+                case .turnUsed: carried.insert(id)
                 case .ended(let abort): end(socket, in: &sockets, abort: abort)
                 }
             }
             ready.removeAll(keepingCapacity: true)
+            cutOffStalled(&sockets)
             if stopping { break }
         }
+        let leftover = state.withLock { state in
+            defer { state.adopted = [] }
+            return state.adopted
+        }
+        for socket in leftover { sockets[socket.id] = socket }
         for socket in sockets.values {
             socket.stream.transportClosed()
             end(socket, in: &sockets, abort: false)
@@ -211,13 +271,17 @@ final class StreamSockets: Sendable {
     private enum SendOutcome {
         /// Everything queued was sent and the stream is parked, or the socket is full.
         case waiting
+        /// The stream sent its turn's share and has more.
+        case turnUsed
         /// The stream ended (or its client left); `abort` resets the connection.
         case ended(abort: Bool)
     }
 
     /// Sends what the socket owes and what the stream queued, until the socket is full, the
-    /// stream is empty (parked: its next write wakes this thread) or it ended.
+    /// stream is empty (parked: its next write wakes this thread), it ended, or it used its turn.
     private func send(_ socket: Socket, using buffer: inout [UInt8]) -> SendOutcome {
+        if socket.stream.hasOverflowed { return .ended(abort: true) }
+        var sentThisTurn = 0
         while true {
             if !socket.unsent.isEmpty {
                 let sent = socket.unsent.withUnsafeBytes { bytes in
@@ -225,12 +289,18 @@ final class StreamSockets: Sendable {
                 }
                 if sent < 0 {
                     if errno == EINTR { continue }
-                    if errno == EAGAIN || errno == EWOULDBLOCK { return .waiting }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        if socket.blockedSince == nil { socket.blockedSince = .now }
+                        return .waiting
+                    }
                     socket.stream.transportClosed()
                     return .ended(abort: false)
                 }
+                socket.blockedSince = nil
                 socket.unsent.removeFirst(sent)
-                if !socket.unsent.isEmpty { return .waiting }
+                sentThisTurn += sent
+                if !socket.unsent.isEmpty { continue }
+                if sentThisTurn >= Self.bytesPerTurn { return .turnUsed }
             }
             let id = socket.id
             let outcome = buffer.withUnsafeMutableBytes { bytes in
@@ -246,6 +316,33 @@ final class StreamSockets: Sendable {
             case .overflowed:
                 return .ended(abort: true)
             }
+        }
+    }
+
+    /// Reads and drops what the client sent after its request. False when the client has gone
+    /// (end of file or an error).
+    private func drainInput(_ socket: Socket, using buffer: inout [UInt8]) -> Bool {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                recv(socket.fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT))
+            }
+            if count > 0 { continue }
+            if count == 0 { return false }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK
+        }
+    }
+
+    /// Resets the connections whose clients took nothing for `sendTimeout` while bytes waited.
+    private func cutOffStalled(_ sockets: inout [UInt64: Socket]) {
+        let limit = ContinuousClock.now - sendTimeout
+        for socket in sockets.values {
+            guard let since = socket.blockedSince, since <= limit else { continue }
+            logger.notice(
+                "stream cut off: its client took no bytes in time",
+                metadata: ["client": socket.address, "timeout": "\(sendTimeout)"])
+            socket.stream.transportClosed()
+            end(socket, in: &sockets, abort: true)
         }
     }
 
