@@ -18,6 +18,16 @@ import Testing
         }
     }
 
+    /// Sends `head` on a connection of its own and returns it with the stream the route made.
+    static func openRaw(
+        _ head: String, _ server: TestServer, _ streams: Collector<ResponseStream>
+    ) async throws -> (LoopbackConnection, ResponseStream) {
+        let connection = try await server.client.openConnection()
+        try await connection.send(head)
+        try await eventually("the stream is open") { streams.values.count == 1 }
+        return (connection, try #require(streams.values.first))
+    }
+
     @Test func eventsArriveInOrderAndPromptly() async throws {
         let streams = Collector<ResponseStream>()
         try await withServer(routes: Self.streamRoutes(streams)) { server in
@@ -293,11 +303,9 @@ import Testing
     @Test func bytesAfterTheRequestAreDropped() async throws {
         let streams = Collector<ResponseStream>()
         try await withServer(routes: Self.streamRoutes(streams)) { server in
-            let connection = try await server.client.openConnection()
+            let (connection, stream) = try await Self.openRaw(
+                "GET /events HTTP/1.1\r\nHost: x\r\n\r\n", server, streams)
             defer { connection.close() }
-            try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await eventually("the stream is open") { streams.values.count == 1 }
-            let stream = try #require(streams.values.first)
             try await connection.send("GET /more HTTP/1.1\r\nHost: x\r\n\r\n" + String(repeating: "z", count: 10_000))
             try await Task.sleep(for: .milliseconds(50))
             stream.send(ServerSentEvent(data: "still here"))
@@ -339,11 +347,8 @@ import Testing
     @Test func anHTTP10StreamIsDelimitedByTheClose() async throws {
         let streams = Collector<ResponseStream>()
         try await withServer(routes: Self.streamRoutes(streams)) { server in
-            let connection = try await server.client.openConnection()
+            let (connection, stream) = try await Self.openRaw("GET /events HTTP/1.0\r\n\r\n", server, streams)
             defer { connection.close() }
-            try await connection.send("GET /events HTTP/1.0\r\n\r\n")
-            try await eventually("the stream is open") { streams.values.count == 1 }
-            let stream = try #require(streams.values.first)
             stream.send(ServerSentEvent(data: "one"))
             stream.finish()
             let response = try await connection.readResponse()
