@@ -20,13 +20,7 @@ DATABASE="${1:-sqlite:$WORK/bench.db}"
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 command -v wrk >/dev/null || { echo "wrk is missing: make deps (or apt-get install wrk)" >&2; exit 1; }
-if [ -n "${BENCH_HERALD:-}" ]; then
-    HERALD="$BENCH_HERALD"  # a herald binary built elsewhere (another commit, for a before/after)
-else
-    BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-    "${BUILD[@]}" --product herald >&2
-    HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
-fi
+. scripts/bench-herald.sh  # sets HERALD
 
 cleanup() {
     [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true

@@ -13,9 +13,7 @@ REQUESTS="${BENCH_REQUESTS:-20}"
 WORK="$(mktemp -d)"
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
-BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-"${BUILD[@]}" --product herald >&2
-HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+. scripts/bench-herald.sh  # sets HERALD
 
 cleanup() {
     [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true

@@ -9,6 +9,9 @@
 #   scripts/bench-publish.sh [DATABASE_URL]      (default: a fresh SQLite file in a temp dir)
 #   BENCH_PUBLISHES=50 BENCH_USERS=10000 BENCH_NOTIFICATIONS=1000000 BENCH_PORT=18081
 #   BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
+#   BENCH_HERALD=PATH (run this herald binary instead of building one)
+#   BENCH_SEEDED=FILE (SQLite only: the first run saves the seeded database there, later runs copy
+#                      it instead of seeding again, so a before/after pair measures the same data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,9 +23,12 @@ RECIPIENTS=1000
 WORK="$(mktemp -d)"
 DATABASE="${1:-sqlite:$WORK/bench.db}"
 
-BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-"${BUILD[@]}" --product herald >&2
-HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+. scripts/bench-herald.sh  # sets HERALD
+SEEDED="${BENCH_SEEDED:-}"
+if [ -n "$SEEDED" ] && [ -n "${1:-}" ]; then
+    echo "BENCH_SEEDED keeps a SQLite file; it cannot be used with a DATABASE_URL" >&2
+    exit 2
+fi
 
 cleanup() {
     [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
@@ -30,10 +36,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "seeding $NOTIFICATIONS notifications across $USERS users into $DATABASE" >&2
-"$HERALD" bench seed --users "$USERS" --notifications "$NOTIFICATIONS" --database "$DATABASE" | tail -n 1 >&2
-# One APNs device for each of bench-push-user-0 ... 999 (and one published push to them).
-"$HERALD" bench push-seed --devices "$RECIPIENTS" --database "$DATABASE" >&2
+if [ -n "$SEEDED" ] && [ -f "$SEEDED" ]; then
+    echo "copying the seeded database $SEEDED" >&2
+    cp "$SEEDED" "$WORK/bench.db"
+    [ ! -f "$SEEDED-wal" ] || cp "$SEEDED-wal" "$WORK/bench.db-wal"
+else
+    echo "seeding $NOTIFICATIONS notifications across $USERS users into $DATABASE" >&2
+    "$HERALD" bench seed --users "$USERS" --notifications "$NOTIFICATIONS" --database "$DATABASE" | tail -n 1 >&2
+    # One APNs device for each of bench-push-user-0 ... 999 (and one published push to them).
+    "$HERALD" bench push-seed --devices "$RECIPIENTS" --database "$DATABASE" >&2
+    if [ -n "$SEEDED" ]; then
+        # A copy made before any key or publish (with its WAL, if a process left one).
+        cp "$WORK/bench.db" "$SEEDED"
+        rm -f "$SEEDED-wal"
+        [ ! -f "$WORK/bench.db-wal" ] || cp "$WORK/bench.db-wal" "$SEEDED-wal"
+    fi
+fi
 KEY="$("$HERALD" keys create --name bench --database "$DATABASE" | tail -n 1)"
 
 "$HERALD" serve --port "$PORT" --database "$DATABASE" --log-level warning --publisher-rate 0 \

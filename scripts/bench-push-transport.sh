@@ -13,7 +13,5 @@ cd "$(dirname "$0")/.."
 COUNT="${1:-10000}"
 WINDOW="${2:-500}"
 CONNECTIONS="${3:-2}"
-BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-"${BUILD[@]}" --product herald >&2
-HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+. scripts/bench-herald.sh  # sets HERALD
 "$HERALD" bench transport --count "$COUNT" --window "$WINDOW" --connections "$CONNECTIONS"

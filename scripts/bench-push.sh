@@ -13,14 +13,16 @@
 # sides: it remembers the provider token it adopted and, as APNs does, would refuse the second
 # client's new token within 20 minutes (TooManyProviderTokenUpdates).
 #
-# The last line is exactly `push: herald <N>/s, aioapns <M>/s, ratio <N/M>`, the ratio with one
-# decimal.
+# The last line is exactly `push: herald <N>/s, aioapns <M>/s, ratio <N/M>, herald <U> us per
+# delivery`, the ratio with one decimal; <U> is the CPU `herald serve` used (user and system, from
+# /proc/<pid>/stat, its start included) divided by COUNT.
 #
 #   scripts/bench-push.sh [DATABASE_URL]   (default: a fresh SQLite file in a temp dir; a
 #                                          postgres:// URL must name an empty database)
 #                                    BENCH_PUSH_COUNT=100000 BENCH_AIOAPNS_CONNECTIONS=10
 #                                    BENCH_SANDBOX_PORT=18490 BENCH_PORT=18491
 #                                    BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
+#                                    BENCH_HERALD=PATH (run this herald binary instead of building one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,9 +44,7 @@ if [ -n "$missing" ]; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2
 fi
 
-BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
-"${BUILD[@]}" --product herald >&2
-HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+. scripts/bench-herald.sh  # sets HERALD
 
 stop() {  # PID variable name
     local pid="${!1:-}"
@@ -100,6 +100,9 @@ while [ "$(sent)" -lt "$COUNT" ]; do
     sleep 0.1  # each poll is a curl process: polling faster takes CPU from herald
 done
 finished=$(date +%s.%N)
+# herald serve's CPU so far (user + system clock ticks, fields 14 and 15 of /proc/<pid>/stat).
+HERALD_TICKS=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")
+HERALD_US=$(awk -v t="$HERALD_TICKS" -v hz="$(getconf CLK_TCK)" -v n="$COUNT" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
 curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^herald_push_deliveries_total' >&2
 HERALD_RATE=$(awk -v n="$COUNT" -v a="$started" -v b="$finished" 'BEGIN { printf "%d", n / (b - a) }')
 echo "herald $HERALD_RATE/s ($COUNT deliveries in $(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }') s)" >&2
@@ -115,4 +118,4 @@ echo "$AIOAPNS_LINE" >&2
 AIOAPNS_RATE=$(echo "$AIOAPNS_LINE" | awk '{ sub("/s", "", $2); print $2 }')
 case "$AIOAPNS_LINE" in *", 0 failed)"*) ;; *) echo "aioapns had failures" >&2; exit 1 ;; esac
 
-echo "push: herald $HERALD_RATE/s, aioapns $AIOAPNS_RATE/s, ratio $(awk -v a="$HERALD_RATE" -v b="$AIOAPNS_RATE" 'BEGIN { printf "%.1f", a / b }')"
+echo "push: herald $HERALD_RATE/s, aioapns $AIOAPNS_RATE/s, ratio $(awk -v a="$HERALD_RATE" -v b="$AIOAPNS_RATE" 'BEGIN { printf "%.1f", a / b }'), herald $HERALD_US us per delivery"

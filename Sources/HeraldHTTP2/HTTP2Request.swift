@@ -41,7 +41,7 @@ public struct HTTP2Request: Sendable {
         var scheme = ""
         var authority = ""
         var path = url
-        if let separator = url.utf8.firstRange(of: "://".utf8) {
+        if let separator = Self.schemeSeparator(in: url) {
             let rest = url.utf8[separator.upperBound...]
             let end =
                 rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
@@ -53,6 +53,27 @@ public struct HTTP2Request: Sendable {
         self.init(
             method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body)
         self.timeout = timeout
+    }
+
+    /// Where "://" first occurs in `url`. A plain scan: `firstRange(of:)` on the UTF-8 view went
+    /// through `_StringProcessing`'s generic searcher and its metadata lookups, 5% of
+    /// `herald serve`'s CPU per push (`perf record` of `scripts/bench-push.sh`, 2026-12-07).
+    static func schemeSeparator(in url: String) -> Range<String.Index>? {
+        let bytes = url.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":") {
+                let first = bytes.index(after: index)
+                if first != bytes.endIndex, bytes[first] == UInt8(ascii: "/") {
+                    let second = bytes.index(after: first)
+                    if second != bytes.endIndex, bytes[second] == UInt8(ascii: "/") {
+                        return index..<bytes.index(after: second)
+                    }
+                }
+            }
+            index = bytes.index(after: index)
+        }
+        return nil
     }
 
     /// A request as a server hands it to its handler; tests build them to call a handler directly.

@@ -14,11 +14,13 @@ package struct HeaderBlock: Sendable {
 
     package var count: Int { bounds.count / 4 }
 
-    package mutating func append(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>) {
+    /// Adds one field. Concrete `String`s: a generic `some Sequence<UInt8>` here was called
+    /// unspecialized from the push client's module, 4% of `herald serve`'s CPU per push.
+    package mutating func append(_ name: String, _ value: String) {
         let nameStart = bytes.count
-        bytes.append(contentsOf: name)
+        bytes.append(contentsOf: name.utf8)
         let valueStart = bytes.count
-        bytes.append(contentsOf: value)
+        bytes.append(contentsOf: value.utf8)
         bounds.append(nameStart)
         bounds.append(valueStart - nameStart)
         bounds.append(valueStart)

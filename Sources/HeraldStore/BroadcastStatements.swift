@@ -235,7 +235,7 @@ enum BroadcastStatements {
         let hidden = catalog.isHidden(type: template.type)
         let notifications = users.map { userID in
             NewNotification(
-                id: UUID().uuidString.lowercased(), userID: userID, type: template.type, category: category,
+                id: TimeOrderedID.make(), userID: userID, type: template.type, category: category,
                 hidden: hidden, title: template.title, body: template.body, data: template.data,
                 deepLink: template.deepLink, detail: template.detail, push: template.push, messageID: id,
                 source: template.source, createdAt: now)

@@ -196,14 +196,23 @@ public enum DeliveryOutcome: Sendable, Equatable {
     case pruned(reason: String)
 }
 
-/// Delivery ids: version 7 UUIDs in lower case, the form APNs takes as `apns-id`. They sort in
-/// the order they were made, within this process: 48 bits of Unix milliseconds, then a 12-bit
-/// sequence for ids made in the same millisecond (RFC 9562 §6.2, method 1), then 62 random bits.
+/// Row ids made by Herald (notifications, deliveries, digests, webhook events): version 7 UUIDs
+/// in lower case, the form APNs takes as `apns-id`. They sort in the order they were made,
+/// within this process: 48 bits of Unix milliseconds, then a 12-bit sequence for ids made in the
+/// same millisecond (RFC 9562 §6.2, method 1), then 62 random bits.
 ///
-/// Time order matters to the outbox: a publish's rows are due together, a claim takes them by
-/// `(next_attempt_at, id)`, and with ids in insertion order a claim and its outcomes touch a few
-/// neighbouring pages of the table instead of one page per row.
-enum DeliveryID {
+/// Time order is what keeps writes local. The outbox: a publish's rows are due together, a claim
+/// takes them by `(next_attempt_at, id)`, and with ids in insertion order a claim and its
+/// outcomes touch a few neighbouring pages of the table instead of one page per row. A publish:
+/// a notification's id is indexed (`notifications.id`, `deliveries.notification_id`), and with
+/// random ids each of its 1,000 recipients added an entry on a page of its own in both.
+package enum TimeOrderedID {
+    /// A new id from the system's random generator and clock.
+    package static func make() -> String {
+        var random = SystemRandomNumberGenerator()
+        return make(using: &random)
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
     /// The last id's millisecond and sequence.
     private static let last = Mutex<(milliseconds: UInt64, sequence: UInt64)>((0, 0))

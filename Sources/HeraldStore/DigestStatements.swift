@@ -76,7 +76,7 @@ enum DigestStatements {
         for item in held where seen.insert(item.notification).inserted { titles.append(item.title) }
         let text = template.rendered(count: titles.count, titles: titles)
         var random = SystemRandomNumberGenerator()
-        let digestID = "dig_" + DeliveryID.make(using: &random)
+        let digestID = "dig_" + TimeOrderedID.make(using: &random)
         try db.execute(
             """
             INSERT INTO digests (id, user_id, title, body, count, created_at)

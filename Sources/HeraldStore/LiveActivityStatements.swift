@@ -164,11 +164,11 @@ enum LiveActivityStatements {
             id: "", notificationID: push.id, userID: activity.userID, kind: DeliveryKind.liveActivity,
             status: .skipped, reason: DeliverySkipReason.noDevice, expiresAt: expires, createdAt: push.createdAt)
         if tokens.isEmpty {
-            row.id = DeliveryID.make(using: &random)
+            row.id = TimeOrderedID.make(using: &random)
             try row.insert(db)
         }
         for target in tokens {
-            row.id = DeliveryID.make(using: &random)
+            row.id = TimeOrderedID.make(using: &random)
             row.target = (target.token, PushProvider.apns.rawValue, DevicePlatform.ios.rawValue, target.environment)
             row.appID = target.app
             row.status = .queued

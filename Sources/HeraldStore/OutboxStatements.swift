@@ -48,7 +48,8 @@ enum OutboxStatements {
             let expires = notification.push?.ttlSeconds.map { notification.createdAt.addingTimeInterval(Double($0)) }
             let row = { (device: OutboxDevice?, status: DeliveryStatus, reason: String?, due: Date?) throws in
                 try NewDeliveryRow(
-                    id: DeliveryID.make(using: &random), notificationID: notification.id, userID: notification.userID,
+                    id: TimeOrderedID.make(using: &random), notificationID: notification.id,
+                    userID: notification.userID,
                     kind: DeliveryKind.notification,
                     target: device.map { ($0.token, $0.provider, $0.platform, $0.environment) }, appID: device?.appID,
                     status: status, reason: reason, due: due, expiresAt: expires, createdAt: notification.createdAt
@@ -98,7 +99,7 @@ enum OutboxStatements {
         var random = SystemRandomNumberGenerator()
         let row = { (device: OutboxDevice?, status: DeliveryStatus, reason: String?, due: Date?) throws in
             try NewDeliveryRow(
-                id: DeliveryID.make(using: &random), notificationID: digestID, userID: userID,
+                id: TimeOrderedID.make(using: &random), notificationID: digestID, userID: userID,
                 kind: DeliveryKind.digest,
                 target: device.map { ($0.token, $0.provider, $0.platform, $0.environment) }, appID: device?.appID,
                 status: status, reason: reason, due: due, expiresAt: nil, createdAt: now

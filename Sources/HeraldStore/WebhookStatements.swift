@@ -43,7 +43,7 @@ enum WebhookStatements {
         let subscribers = try subscribers(type, db)
         guard !subscribers.isEmpty else { return nil }
         var random = SystemRandomNumberGenerator()
-        let eventID = "evt_" + DeliveryID.make(using: &random, now: at)
+        let eventID = "evt_" + TimeOrderedID.make(using: &random, now: at)
         let payload = try data()
         precondition(payload.hasPrefix("{"), "webhook event data must be a JSON object")
         let body = JSONWriter.text(capacity: 128 + payload.utf8.count) { writer in
@@ -63,7 +63,7 @@ enum WebhookStatements {
                 """
                 INSERT INTO webhook_deliveries (id, webhook_id, event_id, type, body, status, attempts, attempt_log,
                                                 next_attempt_at, created_at, updated_at)
-                SELECT \(DeliveryID.make(using: &random, now: at)), id, \(eventID), \(type.rawValue), \(body),
+                SELECT \(TimeOrderedID.make(using: &random, now: at)), id, \(eventID), \(type.rawValue), \(body),
                        \(WebhookDeliveryStatus.pending.rawValue), 0, '[]', \(at), \(at), \(at)
                 FROM webhooks WHERE id = \(webhookID)
                 """)

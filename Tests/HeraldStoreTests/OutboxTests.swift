@@ -73,12 +73,12 @@ struct OutboxTests {
 }
 
 @Suite("Delivery ids")
-struct DeliveryIDTests {
+struct TimeOrderedIDTests {
     @Test("a delivery id is a lower-case version 7 UUID carrying the time it was made, different every time")
     func shape() {
         var random = SystemRandomNumberGenerator()
         let before = UInt64(Date().timeIntervalSince1970 * 1000)
-        let ids = (0..<1_000).map { _ in DeliveryID.make(using: &random) }
+        let ids = (0..<1_000).map { _ in TimeOrderedID.make(using: &random) }
         let after = UInt64(Date().timeIntervalSince1970 * 1000)
         #expect(Set(ids).count == 1_000)
         for id in ids {
@@ -96,9 +96,9 @@ struct DeliveryIDTests {
     func timeOrdered() {
         var random = SystemRandomNumberGenerator()
         let now = Date()
-        var ids = (0..<10_000).map { _ in DeliveryID.make(using: &random, now: now) }
-        ids += (0..<10).map { _ in DeliveryID.make(using: &random, now: now.addingTimeInterval(-60)) }
-        ids.append(DeliveryID.make(using: &random))
+        var ids = (0..<10_000).map { _ in TimeOrderedID.make(using: &random, now: now) }
+        ids += (0..<10).map { _ in TimeOrderedID.make(using: &random, now: now.addingTimeInterval(-60)) }
+        ids.append(TimeOrderedID.make(using: &random))
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
     }

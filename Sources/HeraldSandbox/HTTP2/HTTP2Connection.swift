@@ -494,8 +494,8 @@ final class HTTP2Connection: SessionDelegate {
         }
         stream.response = OutgoingBody(response.body)
         var block = HeaderBlock(capacity: response.headers.count + 1)
-        block.append(":status".utf8, String(response.status).utf8)
-        for field in response.headers { block.append(field.lowercasedName.utf8, field.value.utf8) }
+        block.append(":status", String(response.status))
+        for field in response.headers { block.append(field.lowercasedName, field.value) }
         do {
             try session.submitResponse(
                 streamID: streamID, block, hasBody: !response.body.isEmpty, throwing: HTTP2ServerError.self)

@@ -40,7 +40,7 @@ struct PublisherRoutes {
             source: publish.source, schedule: Self.schedule(publish), createdAt: now)
         let notifications = publish.recipients.map { recipient in
             NewNotification(
-                id: UUID().uuidString.lowercased(), userID: recipient, type: publish.type, category: category,
+                id: TimeOrderedID.make(), userID: recipient, type: publish.type, category: category,
                 hidden: catalog.isHidden(type: publish.type), title: publish.title, body: publish.body,
                 data: publish.data ?? [:], deepLink: publish.deepLink, detail: publish.detail, push: publish.push,
                 messageID: message.id, source: publish.source, createdAt: now)

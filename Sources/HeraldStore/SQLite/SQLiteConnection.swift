@@ -51,6 +51,53 @@ package final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    // MARK: Write-ahead log
+
+    /// What ``onCommit(_:)`` installed; the connection keeps it alive as long as the handle.
+    private var commitHook: CommitHook?
+
+    /// Calls `handler` on this connection's queue after each commit that appended to the WAL,
+    /// with this connection and the WAL's length in pages. It replaces SQLite's automatic checkpoint (which is the
+    /// same hook): whoever installs one decides when the WAL is copied back.
+    func onCommit(_ handler: @escaping (_ connection: SQLiteConnection, _ walPages: Int) -> Void) {
+        let hook = CommitHook(self, handler)
+        commitHook = hook
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                let hook = Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue()
+                hook.handler(hook.connection, Int(pages))
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Copies the WAL's frames back into the database file as far as no reader still needs
+    /// them, without waiting for anyone (`SQLITE_CHECKPOINT_PASSIVE`). Answers how many frames
+    /// of the WAL are now copied back, or nil when nothing ran: another connection's checkpoint
+    /// was running (that one does the work), or this connection has not yet read the file in WAL
+    /// mode.
+    @discardableResult
+    func checkpointPassively() throws(StoreError) -> Int? {
+        var walFrames: Int32 = 0
+        var copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walFrames, &copied)
+        if rc == SQLITE_BUSY { return nil }
+        try sqliteCheck(rc, db: handle, sql: "checkpoint (passive)")
+        return copied >= 0 ? Int(copied) : nil  // -1: the connection has not seen the file in WAL mode
+    }
+
+    /// The hook's context. `unowned`: the connection owns it, and SQLite calls it only
+    /// while the handle is open.
+    private final class CommitHook {
+        unowned let connection: SQLiteConnection
+        let handler: (SQLiteConnection, Int) -> Void
+        init(_ connection: SQLiteConnection, _ handler: @escaping (SQLiteConnection, Int) -> Void) {
+            self.connection = connection
+            self.handler = handler
+        }
+    }
+
     // MARK: Statements
 
     /// The cached statement for `text`, prepared on first use. A statement still being stepped

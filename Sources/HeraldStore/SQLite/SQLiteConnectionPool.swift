@@ -8,14 +8,21 @@
 final class SQLiteConnectionPool: Sendable {
     private let writer: ConnectionQueue<SQLiteConnection>
     private let readers: [ConnectionQueue<SQLiteConnection>]
+    /// Copies the WAL back off the writer's queue; nil for `:memory:` (no WAL).
+    let checkpointer: SQLiteCheckpointer?
 
     static func isInMemory(_ path: String) -> Bool {
         path == ":memory:" || path.isEmpty
     }
 
-    init(path: String, readers readerCount: Int, feed: ChangeFeed? = nil) throws {
+    init(
+        path: String, readers readerCount: Int, feed: ChangeFeed? = nil,
+        checkpointPages: Int = SQLiteCheckpointer.defaultPages
+    ) throws {
         precondition(readerCount >= 0, "reader count must not be negative")
         let inMemory = Self.isInMemory(path)
+        let checkpointer = inMemory ? nil : SQLiteCheckpointer(path: path, pages: checkpointPages)
+        self.checkpointer = checkpointer
         // A connection is only ever reopened after it was lost, which a SQLite file handle never
         // is (``SQLiteConnection/isReusable``): these run once each, here.
         let openWriter: @Sendable () throws(StoreError) -> SQLiteConnection = { () throws(StoreError) in
@@ -23,6 +30,9 @@ final class SQLiteConnectionPool: Sendable {
             connection.feed = feed
             if !inMemory { try Self.enableWAL(connection) }
             try Self.configure(connection, readOnly: false)
+            if let checkpointer {
+                connection.onCommit { writer, pages in checkpointer.committed(walPages: pages, writer: writer) }
+            }
             return connection
         }
         let openReader: @Sendable () throws(StoreError) -> SQLiteConnection = { () throws(StoreError) in
@@ -70,11 +80,10 @@ final class SQLiteConnectionPool: Sendable {
             try connection.executeUncached("PRAGMA query_only = ON")
         } else {
             // The writer touches one leaf page per recipient in each user-keyed index, so a
-            // 1,000-recipient publish dirties thousands of pages: give it 64 MiB of cache, and
-            // checkpoint the WAL every ~40 MB instead of every 4 MB so pages rewritten by
-            // consecutive batches are copied back to the database once.
+            // 1,000-recipient publish dirties thousands of pages: give it 64 MiB of cache. Its
+            // WAL is checkpointed by ``SQLiteCheckpointer`` (whose commit hook replaces SQLite's
+            // automatic checkpoint), not inside its writes.
             try connection.executeUncached("PRAGMA cache_size = -65536")
-            try connection.executeUncached("PRAGMA wal_autocheckpoint = 10000")
         }
     }
 

@@ -75,13 +75,13 @@ final class PendingRequest: @unchecked Sendable {
             if lowered == "content-length" { hasContentLength = true }
             fields.append((lowered, value))
         }
-        block.append(":method".utf8, request.method.utf8)
-        block.append(":scheme".utf8, (origin.secure ? "https" : "http").utf8)
-        block.append(":authority".utf8, authority.utf8)
-        block.append(":path".utf8, path.utf8)
-        for (name, value) in fields { block.append(name.utf8, value.utf8) }
+        block.append(":method", request.method)
+        block.append(":scheme", origin.secure ? "https" : "http")
+        block.append(":authority", authority)
+        block.append(":path", path)
+        for (name, value) in fields { block.append(name, value) }
         if !hasContentLength && (!request.body.isEmpty || request.method == "POST" || request.method == "PUT") {
-            block.append("content-length".utf8, String(request.body.count).utf8)
+            block.append("content-length", String(request.body.count))
         }
         headerBlock = block
     }

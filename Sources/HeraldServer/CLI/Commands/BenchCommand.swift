@@ -67,7 +67,7 @@ struct BenchCommand {
                 let sequence = written + offset
                 let type = types[(sequence / users) % types.count]
                 return NewNotification(
-                    id: UUID().uuidString.lowercased(), userID: Self.userID(sequence % users), type: type,
+                    id: TimeOrderedID.make(), userID: Self.userID(sequence % users), type: type,
                     category: Catalog.standard.category(forType: type), hidden: false,
                     title: "Notification \(sequence)", body: "Seeded for the inbox benchmark, number \(sequence).",
                     data: ["orderId": String(sequence)], deepLink: nil, detail: nil, push: nil, createdAt: now)

@@ -31,7 +31,7 @@ struct BenchPushSeed {
         while published < devices {
             let batch = (published..<min(devices, published + 1_000)).map { index in
                 NewNotification(
-                    id: UUID().uuidString.lowercased(), userID: Self.userID(index), type: "order.shipped",
+                    id: TimeOrderedID.make(), userID: Self.userID(index), type: "order.shipped",
                     category: Catalog.standard.category(forType: "order.shipped"), hidden: false,
                     title: "Your order shipped", body: "It arrives on Friday.", data: ["orderId": String(index)],
                     deepLink: nil, detail: nil, push: PushOptions(send: true), createdAt: now)

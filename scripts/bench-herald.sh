@@ -1,0 +1,12 @@
+# Sourced by the benchmark scripts (from the repository's root): sets HERALD to the herald
+# binary they measure. BENCH_HERALD=PATH names one built elsewhere (another commit, for a
+# before/after in one session); otherwise the release build of this checkout, built now
+# (BENCH_SCRATCH_PATH=DIR is swift build's --scratch-path).
+if [ -n "${BENCH_HERALD:-}" ]; then
+    [ -x "$BENCH_HERALD" ] || { echo "BENCH_HERALD=$BENCH_HERALD is not an executable" >&2; exit 2; }
+    HERALD="$BENCH_HERALD"
+else
+    BUILD=(swift build -c release ${BENCH_SCRATCH_PATH:+--scratch-path "$BENCH_SCRATCH_PATH"})
+    "${BUILD[@]}" --product herald >&2
+    HERALD="$("${BUILD[@]}" --show-bin-path)/herald"
+fi
