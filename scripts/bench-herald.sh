@@ -3,6 +3,8 @@
 # before/after in one session); otherwise the release build of this checkout, built now
 # (BENCH_SCRATCH_PATH=DIR is swift build's --scratch-path).
 if [ -n "${BENCH_HERALD:-}" ]; then
+    # The scripts have changed to the repository's root by now: a relative path would mislead.
+    case "$BENCH_HERALD" in /*) ;; *) echo "BENCH_HERALD must be an absolute path" >&2; exit 2 ;; esac
     [ -x "$BENCH_HERALD" ] || { echo "BENCH_HERALD=$BENCH_HERALD is not an executable" >&2; exit 2; }
     HERALD="$BENCH_HERALD"
 else

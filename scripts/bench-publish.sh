@@ -36,7 +36,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# What a saved database was seeded with: a mismatch is refused. (A binary older than the one that
+# seeded it refuses the newer schema itself.)
+SEEDED_WITH="users=$USERS notifications=$NOTIFICATIONS recipients=$RECIPIENTS"
 if [ -n "$SEEDED" ] && [ -f "$SEEDED" ]; then
+    if [ "$(cat "$SEEDED.params" 2>/dev/null)" != "$SEEDED_WITH" ]; then
+        echo "$SEEDED was seeded with '$(cat "$SEEDED.params" 2>/dev/null)', not '$SEEDED_WITH': remove it to seed again" >&2
+        exit 2
+    fi
     echo "copying the seeded database $SEEDED" >&2
     cp "$SEEDED" "$WORK/bench.db"
     [ ! -f "$SEEDED-wal" ] || cp "$SEEDED-wal" "$WORK/bench.db-wal"
@@ -46,8 +53,10 @@ else
     # One APNs device for each of bench-push-user-0 ... 999 (and one published push to them).
     "$HERALD" bench push-seed --devices "$RECIPIENTS" --database "$DATABASE" >&2
     if [ -n "$SEEDED" ]; then
-        # A copy made before any key or publish (with its WAL, if a process left one).
+        # A copy made before the API key and the measured publishes (push-seed published one),
+        # with its WAL if a process left one.
         cp "$WORK/bench.db" "$SEEDED"
+        echo "$SEEDED_WITH" >"$SEEDED.params"
         rm -f "$SEEDED-wal"
         [ ! -f "$WORK/bench.db-wal" ] || cp "$WORK/bench.db-wal" "$SEEDED-wal"
     fi

@@ -62,17 +62,19 @@ final class ConnectionQueue<Connection: StoreConnection>: @unchecked Sendable {
     }
 
     /// Queues `body` and returns at once: for upkeep nobody waits for (SQLite's checkpoints).
-    /// It is skipped if no connection can be opened; a failure inside it is its own to handle.
-    func submit(_ body: @escaping @Sendable (Connection) -> Void) {
+    /// `body` gets the connection, or why none could be opened; what fails inside it is its own
+    /// to handle.
+    func submit(_ body: @escaping @Sendable (Result<Connection, StoreError>) -> Void) {
         queued.add(1, ordering: .relaxed)
         queue.async {
-            if let connection = try? self.usableConnection() { body(connection) }
+            body(Result { () throws(StoreError) in try self.usableConnection() })
             self.queued.subtract(1, ordering: .relaxed)
         }
     }
 
     /// Runs `body` on the queue and blocks the caller until it is done: for opening the store,
-    /// `herald migrate` and tests, never from a request.
+    /// `herald migrate`, tests and the SQLite writer's own queue (``SQLiteCheckpointer``), never
+    /// from a request.
     func runBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
         try queue.sync { try body(usableConnection()) }
     }

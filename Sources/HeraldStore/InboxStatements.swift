@@ -196,16 +196,11 @@ enum InboxStatements {
         var userIDs: [String] = []  // first-appearance order
         var announced: Set<String> = []
         for event in pending {
-            let seq = try db.queryOne(
+            let seq = try db.insertReturningKey(
                 """
                 INSERT INTO stream_events (user_id, kind, payload, created_at)
                 VALUES (\(event.userID), \(event.kind), \(event.payload), \(event.at))
-                RETURNING seq
-                """
-            ) { row throws(StoreError) in try row.int64("seq") }
-            guard let seq else {
-                throw StoreError(code: .invalidStoredValue, message: "stream event insert returned no seq")
-            }
+                """, key: "seq")
             events.append(StreamEventRecord(seq: seq, userID: event.userID, kind: event.kind, payload: event.payload))
             if announced.insert(event.userID).inserted { userIDs.append(event.userID) }
         }

@@ -69,6 +69,12 @@ package protocol StoreConnection: AnyObject, SendableMetatype {
     /// Runs an INSERT, UPDATE or DELETE and answers the rows it changed.
     func change(_ sql: SQL) throws(StoreError) -> Int
 
+    /// Runs an INSERT of one row and answers its key, the table's `INTEGER PRIMARY KEY` /
+    /// identity column `key`: SQLite reads it from the connection (`RETURNING` costs SQLite a
+    /// temporary table per statement: 7.5 against 4.4 ms for a publish's 1,000 stream events),
+    /// PostgreSQL from `RETURNING`.
+    func insertReturningKey(_ sql: SQL, key: String) throws(StoreError) -> Int64
+
     /// Whether the next call may use this connection (a PostgreSQL session may have been lost).
     var isReusable: Bool { get }
     /// Statements sent so far, so a caller can tell whether a failure came on the first one.
@@ -198,6 +204,11 @@ extension SQLiteConnection: StoreConnection {
         return changes
     }
 
+    package func insertReturningKey(_ sql: SQL, key: String) throws(StoreError) -> Int64 {
+        try execute(sql)
+        return lastInsertedRowID
+    }
+
     /// Always: a SQLite connection is a file handle, never lost under its user.
     package var isReusable: Bool { true }
     /// Not counted: a SQLite call never fails as unavailable, so it is never run again.
@@ -232,6 +243,17 @@ extension PostgresConnection: StoreConnection {
     }
 
     package func change(_ sql: SQL) throws(StoreError) -> Int { try run(sql).changes }
+
+    package func insertReturningKey(_ sql: SQL, key: String) throws(StoreError) -> Int64 {
+        let returning = try queryOne("\(sql) RETURNING \(unsafeSQL: key)") { row throws(StoreError) in
+            try row.int64(key)
+        }
+        guard let returning else {
+            throw StoreError(
+                code: .invalidStoredValue, message: "an insert returned no \(key)", sql: sql.text(for: Self.dialect))
+        }
+        return returning
+    }
 
     package func snapshot<T>(_ body: () throws -> T) throws -> T {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)

@@ -72,7 +72,7 @@ struct OutboxTests {
     }
 }
 
-@Suite("Delivery ids")
+@Suite("Time-ordered ids")
 struct TimeOrderedIDTests {
     @Test("a delivery id is a lower-case version 7 UUID carrying the time it was made, different every time")
     func shape() {

@@ -45,11 +45,15 @@ package final class SQLiteConnection {
 
     deinit {
         cache.removeAll()  // finalizes every statement before the handle goes
+        sqlite3_wal_hook(handle, nil, nil)  // the hook's context goes with this object
         sqlite3_close_v2(handle)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     // MARK: Write-ahead log
 

@@ -31,6 +31,7 @@ final class SQLiteConnectionPool: Sendable {
             if !inMemory { try Self.enableWAL(connection) }
             try Self.configure(connection, readOnly: false)
             if let checkpointer {
+                try connection.executeUncached("PRAGMA journal_size_limit = \(checkpointer.journalSizeLimitBytes)")
                 connection.onCommit { writer, pages in checkpointer.committed(walPages: pages, writer: writer) }
             }
             return connection

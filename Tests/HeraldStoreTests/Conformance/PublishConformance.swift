@@ -35,6 +35,11 @@ enum PublishConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
             #expect(events.map(\.userID) == ["u1", "u2"])
             #expect(events.allSatisfy { $0.kind == StreamEventRecord.notificationCreated })
             #expect(events[0].seq < events[1].seq)
+            // Each event's seq is the one stored (what a stream resuming after it reads from).
+            for event in events {
+                let stored = try await store.streamEvents(userID: event.userID, afterSeq: 0, limit: 10)
+                #expect(stored.map(\.seq) == [event.seq])
+            }
             #expect(outcome.createdCounts == ["u1": counts(1, 1), "u2": counts(1, 1), "u3": counts(0, 0)])
 
             // The created payload is the inbox item (no detail) in JSON.
