@@ -23,6 +23,10 @@
 #                                    BENCH_SANDBOX_PORT=18490 BENCH_PORT=18491
 #                                    BENCH_SCRATCH_PATH=DIR (swift build's --scratch-path)
 #                                    BENCH_HERALD=PATH (run this herald binary instead of building one)
+#                                    BENCH_SERVERS=N (PostgreSQL only: N `herald serve` processes
+#                                    share the outbox, on ports BENCH_PORT...; rate and CPU are of
+#                                    all of them, and the sandbox must have answered 200 exactly
+#                                    COUNT times: no delivery sent twice)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +36,12 @@ SANDBOX_PORT="${BENCH_SANDBOX_PORT:-18490}"
 PORT="${BENCH_PORT:-18491}"
 WORK="$(mktemp -d)"
 DATABASE="${1:-sqlite:$WORK/push.db}"
+SERVERS="${BENCH_SERVERS:-1}"
+case "$SERVERS" in '' | *[!0-9]* | 0) echo "BENCH_SERVERS must be a positive number" >&2; exit 2 ;; esac
+if [ "$SERVERS" -gt 1 ] && [ "${DATABASE#postgres}" = "$DATABASE" ]; then
+    echo "BENCH_SERVERS=$SERVERS needs a postgres:// DATABASE_URL (SQLite is one process's)" >&2
+    exit 2
+fi
 SECRET="bench-user-token-secret-$(date +%s)-0123456789"
 
 missing=""
@@ -51,8 +61,16 @@ stop() {  # PID variable name
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
     eval "$1=''"
 }
+SERVER_PIDS=()
+stop_servers() {
+    local pid
+    for pid in "${SERVER_PIDS[@]}"; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    done
+    SERVER_PIDS=()
+}
 cleanup() {
-    stop SERVER_PID
+    stop_servers
     stop SANDBOX_PID
     rm -rf "$WORK"
 }
@@ -71,11 +89,16 @@ start_sandbox() {
     exit 1
 }
 
-# Deliveries recorded sent, from herald's /metrics (0 until it answers).
+# Deliveries recorded sent, from each server's /metrics (0 until it answers), summed.
 sent() {
-    curl -sf "http://127.0.0.1:$PORT/metrics" 2>/dev/null |
-        awk '/^herald_push_deliveries_total\{provider="apns",outcome="sent"\}/ { print $2; found = 1 }
-             END { if (!found) print 0 }'
+    local index total=0 count
+    for ((index = 0; index < SERVERS; index++)); do
+        count=$(curl -sf "http://127.0.0.1:$((PORT + index))/metrics" 2>/dev/null |
+            awk '/^herald_push_deliveries_total\{provider="apns",outcome="sent"\}/ { print $2; found = 1 }
+                 END { if (!found) print 0 }')
+        total=$((total + count))
+    done
+    echo "$total"
 }
 
 start_sandbox
@@ -83,33 +106,50 @@ echo "seeding $COUNT APNs deliveries into $DATABASE" >&2
 "$HERALD" bench push-seed --devices "$COUNT" --database "$DATABASE" >&2
 
 started=$(date +%s.%N)
-(
-    set -a
-    . "$WORK/sandbox/herald.env"
-    set +a
-    exec "$HERALD" serve --port "$PORT" --database "$DATABASE" --user-token-secret "$SECRET" --log-level warning
-) 2>"$WORK/server.log" &
-SERVER_PID=$!
+for ((index = 0; index < SERVERS; index++)); do
+    (
+        set -a
+        . "$WORK/sandbox/herald.env"
+        set +a
+        exec "$HERALD" serve --port "$((PORT + index))" --database "$DATABASE" --user-token-secret "$SECRET" \
+            --log-level warning
+    ) 2>"$WORK/server-$index.log" &
+    SERVER_PIDS+=($!)
+done
 deadline=$(($(date +%s) + 600))
 while [ "$(sent)" -lt "$COUNT" ]; do
-    if [ "$(date +%s)" -gt "$deadline" ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "herald did not send $COUNT deliveries: $(sent) sent" >&2
-        tail -n 20 "$WORK/server.log" >&2
-        exit 1
-    fi
+    for pid in "${SERVER_PIDS[@]}"; do
+        if [ "$(date +%s)" -gt "$deadline" ] || ! kill -0 "$pid" 2>/dev/null; then
+            echo "herald did not send $COUNT deliveries: $(sent) sent" >&2
+            tail -n 20 "$WORK"/server-*.log >&2
+            exit 1
+        fi
+    done
     sleep 0.1  # each poll is a curl process: polling faster takes CPU from herald
 done
 finished=$(date +%s.%N)
-# herald serve's CPU so far (user + system clock ticks, fields 14 and 15 of /proc/<pid>/stat).
-HERALD_TICKS=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")
+# The servers' CPU so far (user + system clock ticks, fields 14 and 15 of /proc/<pid>/stat).
+HERALD_TICKS=0
+for pid in "${SERVER_PIDS[@]}"; do
+    HERALD_TICKS=$((HERALD_TICKS + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+done
 HERALD_US=$(awk -v t="$HERALD_TICKS" -v hz="$(getconf CLK_TCK)" -v n="$COUNT" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
-curl -sf "http://127.0.0.1:$PORT/metrics" | grep '^herald_push_deliveries_total' >&2
+for ((index = 0; index < SERVERS; index++)); do
+    echo "server $index: $(curl -sf "http://127.0.0.1:$((PORT + index))/metrics" | grep '^herald_push_deliveries_total' | tr '\n' ' ')" >&2
+done
 HERALD_RATE=$(awk -v n="$COUNT" -v a="$started" -v b="$finished" 'BEGIN { printf "%d", n / (b - a) }')
-echo "herald $HERALD_RATE/s ($COUNT deliveries in $(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }') s)" >&2
-stop SERVER_PID
-# What the sandbox answered, by HTTP status (a retry shows here as its refusal).
-curl -sf --http2 --cacert "$WORK/sandbox/sandbox-cert.pem" "https://127.0.0.1:$SANDBOX_PORT/admin/apns/accepted" |
-    /usr/bin/python3 -c 'import json, sys; print("sandbox answers:", json.load(sys.stdin)["statusCounts"])' >&2
+echo "herald $HERALD_RATE/s ($COUNT deliveries in $(awk -v a="$started" -v b="$finished" 'BEGIN { printf "%.2f", b - a }') s, $SERVERS server(s))" >&2
+stop_servers
+# What the sandbox answered, by HTTP status (a retry shows here as its refusal); 200 exactly
+# COUNT times, or a delivery went out twice.
+ANSWERS=$(curl -sf --http2 --cacert "$WORK/sandbox/sandbox-cert.pem" "https://127.0.0.1:$SANDBOX_PORT/admin/apns/accepted" |
+    /usr/bin/python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["statusCounts"]))')
+echo "sandbox answers: $ANSWERS" >&2
+ACCEPTED=$(echo "$ANSWERS" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin).get("200", 0))')
+if [ "$ACCEPTED" -ne "$COUNT" ]; then
+    echo "the sandbox accepted $ACCEPTED pushes for $COUNT deliveries" >&2
+    exit 1
+fi
 
 stop SANDBOX_PID
 start_sandbox
