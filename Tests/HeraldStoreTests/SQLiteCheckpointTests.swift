@@ -20,6 +20,17 @@ struct SQLiteCheckpointTests {
         }
     }
 
+    /// A pool on a fresh file in a temporary directory (removed afterwards), with the tests'
+    /// checkpoint threshold and an empty `filler` table; `body` also gets the file's path.
+    private func withFillerPool(_ body: (SQLiteConnectionPool, String) async throws -> Void) async throws {
+        try await withTemporaryDirectory("herald-checkpoint") { directory in
+            let path = directory.path("wal.db")
+            let pool = try SQLiteConnectionPool(path: path, readers: 1, checkpointPages: Self.threshold)
+            try pool.withWriterBlocking { db in try db.executeUncached("CREATE TABLE filler (n INTEGER, blob TEXT)") }
+            try await body(pool, path)
+        }
+    }
+
     private func rowCount(_ pool: SQLiteConnectionPool) async throws -> Int64? {
         try await pool.read(snapshot: false) { db in
             try db.queryOne("SELECT count(*) AS rows FROM filler") { row throws(StoreError) in
@@ -35,10 +46,7 @@ struct SQLiteCheckpointTests {
 
     @Test("a long WAL is copied back in the background and starts again; the rows are all there")
     func walIsCopiedBackInTheBackground() async throws {
-        try await withTemporaryDirectory("herald-checkpoint") { directory in
-            let path = directory.path("wal.db")
-            let pool = try SQLiteConnectionPool(path: path, readers: 1, checkpointPages: Self.threshold)
-            try pool.withWriterBlocking { db in try db.executeUncached("CREATE TABLE filler (n INTEGER, blob TEXT)") }
+        try await withFillerPool { pool, path in
             try await write(300, to: pool, settling: true)
             let checkpoints = try #require(pool.checkpointer).checkpoints
             #expect(checkpoints.background > 0)
@@ -57,10 +65,7 @@ struct SQLiteCheckpointTests {
 
     @Test("writes that never wait for the checkpointer keep the WAL within four times the threshold")
     func writerBoundsTheWAL() async throws {
-        try await withTemporaryDirectory("herald-checkpoint") { directory in
-            let path = directory.path("wal.db")
-            let pool = try SQLiteConnectionPool(path: path, readers: 1, checkpointPages: Self.threshold)
-            try pool.withWriterBlocking { db in try db.executeUncached("CREATE TABLE filler (n INTEGER, blob TEXT)") }
+        try await withFillerPool { pool, path in
             try await write(500, to: pool, settling: false)
             // At four times the threshold the writer waits for the background checkpoint and
             // copies the rest; the WAL then starts again. One commit is at most 5 pages here.

@@ -43,13 +43,14 @@ final class SQLiteCheckpointer: Sendable {
         var copied = 0
         /// A background checkpoint is queued or running.
         var queued = false
+        /// Checkpoints that ran on the checkpointer's connection, and on the writer.
+        var background = 0
+        var onWriter = 0
     }
 
     let pages: Int
     private let queue: ConnectionQueue<SQLiteConnection>
     private let state = Mutex(State())
-    private let background = Atomic<Int>(0)
-    private let onWriter = Atomic<Int>(0)
 
     init(path: String, pages: Int = defaultPages) {
         precondition(pages >= 8, "a checkpoint threshold is at least 8 pages")
@@ -71,7 +72,7 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Checkpoints that ran on this connection, and on the writer (finishing one, or catching up).
     var checkpoints: (background: Int, onWriter: Int) {
-        (background.load(ordering: .relaxed), onWriter.load(ordering: .relaxed))
+        state.withLock { state in (state.background, state.onWriter) }
     }
 
     /// The writer's decision after a commit that left the WAL `walPages` long; updates `state`.
@@ -86,9 +87,9 @@ final class SQLiteCheckpointer: Sendable {
         state.walPages = walPages
         guard walPages >= pages else { return .nothing }
         if walPages >= 4 * pages { return .catchUp }
-        let behind = walPages - min(state.copied, walPages)
-        if !state.queued, state.copied > 0, behind <= max(pages / 8, grown) { return .finish }
         guard !state.queued else { return .nothing }
+        let behind = walPages - min(state.copied, walPages)
+        if state.copied > 0, behind <= max(pages / 8, grown) { return .finish }
         state.queued = true
         return .background
     }
@@ -126,11 +127,7 @@ final class SQLiteCheckpointer: Sendable {
     private func record(_ copied: Int, generation: Int, onWriter writer: Bool) {
         state.withLock { state in
             if state.generation == generation { state.copied = max(state.copied, copied) }
-        }
-        if writer {
-            onWriter.add(1, ordering: .relaxed)
-        } else {
-            background.add(1, ordering: .relaxed)
+            if writer { state.onWriter += 1 } else { state.background += 1 }
         }
     }
 

@@ -61,8 +61,9 @@ package final class SQLiteConnection {
     private var commitHook: CommitHook?
 
     /// Calls `handler` on this connection's queue after each commit that appended to the WAL,
-    /// with this connection and the WAL's length in pages. It replaces SQLite's automatic checkpoint (which is the
-    /// same hook): whoever installs one decides when the WAL is copied back.
+    /// with this connection and the WAL's length in pages. It replaces SQLite's automatic
+    /// checkpoint (which is the same hook): whoever installs one decides when the WAL is copied
+    /// back.
     func onCommit(_ handler: @escaping (_ connection: SQLiteConnection, _ walPages: Int) -> Void) {
         let hook = CommitHook(self, handler)
         commitHook = hook
@@ -83,9 +84,8 @@ package final class SQLiteConnection {
     /// mode.
     @discardableResult
     func checkpointPassively() throws(StoreError) -> Int? {
-        var walFrames: Int32 = 0
         var copied: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walFrames, &copied)
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
         if rc == SQLITE_BUSY { return nil }
         try sqliteCheck(rc, db: handle, sql: "checkpoint (passive)")
         return copied >= 0 ? Int(copied) : nil  // -1: the connection has not seen the file in WAL mode
