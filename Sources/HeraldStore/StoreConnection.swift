@@ -63,7 +63,9 @@ package protocol StoreConnection: AnyObject, SendableMetatype {
     func execute(_ sql: SQL) throws(StoreError)
     /// Runs a statement given as plain text (DDL, pragmas) without caching or preparing it.
     func executeUncached(_ text: String) throws(StoreError)
-    func query<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> [T]
+    /// Runs a statement and maps every row; `capacity` is how many rows the caller expects, so
+    /// a large answer is not copied as it grows (SQLite cannot tell before the last step).
+    func query<T>(_ sql: SQL, capacity: Int, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> [T]
     func queryOne<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> T?
 
     /// Runs an INSERT, UPDATE or DELETE and answers the rows it changed.
@@ -165,6 +167,11 @@ func columnIndex(_ name: String, in names: [String], sql: String) throws(StoreEr
 }
 
 extension StoreConnection {
+    /// Runs a statement and maps every row.
+    package func query<T>(_ sql: SQL, _ map: (Row) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try query(sql, capacity: 0, map)
+    }
+
     /// Holds `claim`'s key until the transaction ends, so two requests with one key publish once.
     func lockIdempotencyKey(_ claim: IdempotencyClaim) throws(StoreError) {
         try holdLock(claim.apiKeyID + ":" + claim.key)

@@ -112,12 +112,16 @@ struct QueryPlanTests {
                     try store.queryPlan(
                         DeliveryStatements.dueDeliveriesQuery(now: at(200), limit: 100, SQLiteConnection.self)),
                     using: "deliveries_due", covering: true)
-                let sends = try store.queryPlan(
-                    DeliveryStatements.recordSentQuery(#"[["d1","c1","m1"]]"#, now: at(200), SQLiteConnection.self))
-                #expect(
-                    sends.contains { $0.contains("SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)") }
-                        && !sends.contains { $0.hasPrefix("SCAN deliveries") },
-                    "\(sends)")
+                for kind in DeliveryStatements.FinalOutcome.allCases {
+                    let outcomes = #"[["d1","c1","v1",1700000000000,200]]"#
+                    let plan = try store.queryPlan(
+                        DeliveryStatements.recordQuery(kind, outcomes, now: at(200), SQLiteConnection.self))
+                    #expect(
+                        plan.contains {
+                            $0.contains("SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)")
+                        } && !plan.contains { $0.hasPrefix("SCAN deliveries") },
+                        "\(kind): \(plan)")
+                }
                 let devices = try store.queryPlan(OutboxStatements.activeDevicesQuery(users, SQLiteConnection.self))
                 #expect(
                     devices.contains { $0.contains("SEARCH devices USING INDEX devices_user (user_id=?)") },

@@ -87,7 +87,7 @@ final class DeliveryWorker: Sendable {
     /// Each of `concurrency` lanes takes the next row as soon as its last one is done: one task
     /// per lane rather than one per row, so a send costs no task of its own.
     private func send(_ claimed: [ClaimedDelivery]) async {
-        let rows = RowQueue(claimed.filter { $0.provider != .expo })
+        let rows = RowQueue(nonExpoOf: claimed)
         let expoBatches = Self.expoBatches(claimed.filter { $0.provider == .expo })
         await withTaskGroup(of: Void.self) { group in
             for batch in expoBatches { group.addTask { await self.deliverExpo(batch) } }
@@ -192,20 +192,27 @@ final class DeliveryWorker: Sendable {
     }
 }
 
-/// The rows of one claim, handed out once each to the delivery worker's lanes, in order.
+/// The rows of one claim that are not Expo's, handed out once each to the delivery worker's
+/// lanes, in order.
+///
+/// It keeps the claim's array and the positions of those rows in it rather than a filtered
+/// copy: a row is about 700 bytes holding some twenty references, and copying a batch of them
+/// retains each reference (and dropping the copy releases it).
 private final class RowQueue: Sendable {
     private let rows: [ClaimedDelivery]
+    private let positions: [Int]
     private let taken = Atomic<Int>(0)
 
-    init(_ rows: [ClaimedDelivery]) {
+    init(nonExpoOf rows: [ClaimedDelivery]) {
         self.rows = rows
+        positions = rows.indices.filter { rows[$0].provider != .expo }
     }
 
-    var count: Int { rows.count }
+    var count: Int { positions.count }
 
     /// The next row no lane has taken, or nil when all have been.
     func next() -> ClaimedDelivery? {
         let index = taken.add(1, ordering: .relaxed).oldValue
-        return index < rows.count ? rows[index] : nil
+        return index < positions.count ? rows[positions[index]] : nil
     }
 }

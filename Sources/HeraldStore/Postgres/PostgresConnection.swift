@@ -140,8 +140,10 @@ package final class PostgresConnection {
         _ = try run(SQL(stringLiteral: text), prepares: false)
     }
 
-    /// Runs a statement and maps every row.
-    package func query<T>(_ sql: SQL, _ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    /// Runs a statement and maps every row (the result knows its row count: `capacity` is not needed).
+    package func query<T>(_ sql: SQL, capacity _: Int, _ map: (PostgresRow) throws(StoreError) -> T)
+        throws(StoreError) -> [T]
+    {
         let result = try run(sql)
         var rows: [T] = []
         rows.reserveCapacity(result.rowCount)

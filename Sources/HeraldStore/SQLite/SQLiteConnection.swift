@@ -129,10 +129,13 @@ package final class SQLiteConnection {
         try statement.run([]) { _ throws(StoreError) in }
     }
 
-    /// Runs a statement and maps every row.
-    package func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    /// Runs a statement and maps every row, with room for `capacity` of them from the start.
+    package func query<T>(_ sql: SQL, capacity: Int, _ map: (SQLiteRow) throws(StoreError) -> T)
+        throws(StoreError) -> [T]
+    {
         let statement = try statement(sql.text(for: Self.dialect))
         var rows: [T] = []
+        rows.reserveCapacity(capacity)
         try statement.run(sql.values) { row throws(StoreError) in rows.append(try map(row)) }
         return rows
     }

@@ -21,7 +21,8 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
         "a prune leaves a device registered again (or moved to another user) after the claim active"
     case deviceGoneBeforeClaim =
         "a row whose device was pruned, unregistered or moved to another user is skipped at claim, not sent"
-    case batchedOutcomes = "completeDeliveries records many outcomes in one write, each under its own claim token"
+    case batchedOutcomes =
+        "completeDeliveries records many outcomes in one write (sends, tickets, failures and expiries one statement per kind), each under its own claim token"
     case concurrentClaimers = "concurrent claimers never get the same row, and together get every row"
     case ttlZero =
         "a TTL of 0 gets one attempt when first due, never a retry; held by quiet hours it expires instead"
@@ -213,12 +214,13 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
                     Summary(token: "signed-out", status: .skipped, reason: "device_inactive"),
                 ])
         case .batchedOutcomes:
-            for token in ["a", "b", "c", "d", "e", "f"] { try await store.addDevice(token) }
+            for token in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] { try await store.addDevice(token) }
             try await store.publishPushed(["n1"])
-            let claimed = try await store.claimDueDeliveries(limit: 6, now: at(1), lease: 30)
+            let claimed = try await store.claimDueDeliveries(limit: 10, now: at(1), lease: 30)
             let byToken = Dictionary(uniqueKeysWithValues: claimed.map { ($0.deviceToken, $0) })
             let (a, b, c, d) = (byToken["a"]!, byToken["b"]!, byToken["c"]!, byToken["d"]!)
-            let (e, f) = (byToken["e"]!, byToken["f"]!)
+            let (e, f, g, h) = (byToken["e"]!, byToken["f"]!, byToken["g"]!, byToken["h"]!)
+            let (i, j) = (byToken["i"]!, byToken["j"]!)
             #expect(
                 try await store.completeDelivery(
                     id: f.id, claimToken: f.claimToken, outcome: .failed(reason: "BadTopic"), now: at(2)))
@@ -230,9 +232,17 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
                     DeliveryCompletion(id: d.id, claimToken: d.claimToken, outcome: .retry(at: at(20), reason: "503")),
                     DeliveryCompletion(id: e.id, claimToken: e.claimToken, outcome: .sent(providerMessageID: nil)),
                     DeliveryCompletion(id: f.id, claimToken: f.claimToken, outcome: .sent(providerMessageID: "m-f")),
+                    DeliveryCompletion(
+                        id: g.id, claimToken: g.claimToken, outcome: .ticketed(ticketID: "t-g", receiptDueAt: at(50)),
+                        providerStatus: 200),
+                    DeliveryCompletion(
+                        id: h.id, claimToken: h.claimToken, outcome: .failed(reason: "DeviceTokenNotForTopic"),
+                        providerStatus: 400),
+                    DeliveryCompletion(id: i.id, claimToken: i.claimToken, outcome: .expired),
+                    DeliveryCompletion(id: j.id, claimToken: "another-claim", outcome: .failed(reason: "BadTopic")),
                 ], now: at(3))
             #expect(
-                held == [true, false, true, true, true, false],
+                held == [true, false, true, true, true, false, true, true, true, false],
                 "a stale claim token and a row already final change nothing, the others still land")
 
             let records = Dictionary(
@@ -244,9 +254,21 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
             #expect(records["d"]?.status == .queued && records["d"]?.nextAttemptAt == at(20))
             #expect(records["e"]?.status == .sent && records["e"]?.providerMessageID == nil)
             #expect(records["f"]?.status == .failed && records["f"]?.providerMessageID == nil)
+            #expect(records["g"]?.status == .sent && records["g"]?.providerTicketID == "t-g")
+            #expect(records["g"]?.providerMessageID == nil && records["g"]?.providerStatus == 200)
+            #expect(records["h"]?.status == .failed && records["h"]?.reason == "DeviceTokenNotForTopic")
+            #expect(records["h"]?.providerStatus == 400 && records["h"]?.nextAttemptAt == nil)
+            #expect(records["i"]?.status == .expired && records["i"]?.reason == DeliveryExpiryReason.ttl)
+            #expect(records["j"]?.status == .sending && records["j"]?.reason == nil, "its claim is another's")
+            #expect(try await store.claimDueReceipts(limit: 10, now: at(49), lease: 30).isEmpty)
+            #expect(
+                try await store.claimDueReceipts(limit: 10, now: at(50), lease: 30).map(\.ticketID) == ["t-g"],
+                "the ticket's receipt is due when the outcome said")
             let active = try await store.devices(userID: "u1").filter(\.active).map(\.token)
-            #expect(active.sorted() == ["a", "b", "d", "e", "f"], "the pruned token is deactivated")
-            #expect(try await store.claimDueDeliveries(limit: 6, now: at(10), lease: 30).isEmpty)
+            #expect(
+                active.sorted() == ["a", "b", "d", "e", "f", "g", "h", "i", "j"],
+                "the pruned token is deactivated; a failure deactivates nothing")
+            #expect(try await store.claimDueDeliveries(limit: 10, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
         case .ttlZero:
             try await store.addDevice("phone")

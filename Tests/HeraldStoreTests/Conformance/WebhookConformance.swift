@@ -98,17 +98,20 @@ enum WebhookConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
             try await store.addDevice("dead-token-12345678", user: "u2")
             try await store.addDevice("slow", user: "u3")
             try await store.addDevice("gone", user: "u4")
+            try await store.addDevice("wrong-topic", user: "u5")
             try await store.publishPushed(["n-sent"])
             try await store.publishPushed(["n-dead"], user: "u2")
             try await store.publishPushed(["n-none"], user: "nobody")
             try await store.publishPushed(["n-expire"], user: "u3", push: PushOptions(send: true, ttlSeconds: 5))
             try await store.publishPushed(["n-gone"], user: "u4")
             _ = try await store.deleteDevice(userID: "u4", token: "gone")
+            try await store.publishPushed(["n-refused"], user: "u5")
             let claimed = try await store.claimDueDeliveries(limit: 10, now: at(1), lease: 30)
             let sent = try #require(claimed.first { $0.deviceToken == "sent-token" })
             let dead = try #require(claimed.first { $0.deviceToken == "dead-token-12345678" })
             let slow = try #require(claimed.first { $0.deviceToken == "slow" })
-            #expect(claimed.count == 3, "the row of the removed device was skipped at claim")
+            let refused = try #require(claimed.first { $0.deviceToken == "wrong-topic" })
+            #expect(claimed.count == 4, "the row of the removed device was skipped at claim")
             _ = try await store.completeDeliveries(
                 [
                     DeliveryCompletion(
@@ -120,12 +123,17 @@ enum WebhookConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
                     DeliveryCompletion(
                         id: slow.id, claimToken: slow.claimToken, outcome: .retry(at: at(3), reason: "503"),
                         providerStatus: 503),
+                    DeliveryCompletion(
+                        id: refused.id, claimToken: refused.claimToken,
+                        outcome: .failed(reason: "DeviceTokenNotForTopic"), providerStatus: 400),
                 ], now: at(2))
             let events = try await store.events(of: "wh_1").reversed().map { try EventBody($0.body) }
-            // The outcomes of one write in their order, the plain sends (written together) last.
+            // The outcomes of one write: prunes and retries one by one in their order, then each
+            // kind written together (sends, then failures).
             #expect(
                 events.map(\.type) == [
                     "delivery.skipped", "delivery.skipped", "delivery.failed", "device.pruned", "delivery.sent",
+                    "delivery.failed",
                 ], "\(events.map(\.type))")
             let skippedAtPublish = events[0].data
             #expect(skippedAtPublish["notificationId"] as? String == "n-none")
@@ -150,6 +158,11 @@ enum WebhookConformanceCheck: String, CaseIterable, Sendable, CustomTestStringCo
             #expect(pruned["reason"] as? String == "Unregistered" && pruned["deliveryId"] as? String == dead.id)
             #expect(pruned["provider"] as? String == "apns" && pruned["appId"] as? String == "default")
             #expect(!events.contains { ($0.data["id"] as? String) == slow.id }, "a retry tells nothing yet")
+            let refusedData = events[5].data
+            #expect(refusedData["id"] as? String == refused.id && refusedData["status"] as? String == "failed")
+            #expect(
+                refusedData["reason"] as? String == "DeviceTokenNotForTopic"
+                    && refusedData["providerStatus"] as? Int == 400)
             // The retry claimed again after the TTL: expired, which is a delivery.failed.
             #expect(try await store.claimDueDeliveries(limit: 10, now: at(10), lease: 30).isEmpty)
             let last = try #require(try await store.events(of: "wh_1").first)
