@@ -61,21 +61,42 @@ public struct PushData: Sendable, Equatable, Codable {
     /// The flat string object every provider carries.
     public var dictionary: [String: String] {
         var result = publisherData
-        result["notificationId"] = notificationId
-        result["type"] = type
-        result["deepLink"] = deepLink
-        result["hasDetail"] = hasDetail ? "true" : "false"
-        result["eventKind"] = eventKind
+        forEachRoutingField { key, value in result[key] = value }
         return result
+    }
+
+    /// Visits the fields of ``dictionary`` without building it (a push writes them once): the
+    /// publisher's keys, then the routing keys, which never share a name with them.
+    public func forEachField(_ body: (String, String) -> Void) {
+        for (key, value) in publisherData { body(key, value) }
+        forEachRoutingField(body)
+    }
+
+    private func forEachRoutingField(_ body: (String, String) -> Void) {
+        body("notificationId", notificationId)
+        body("type", type)
+        if let deepLink { body("deepLink", deepLink) }
+        body("hasDetail", hasDetail ? "true" : "false")
+        if let eventKind { body("eventKind", eventKind) }
     }
 
     /// Whether a provider keeps `key` for itself: `aps` is the APNs payload's own key beside the
     /// data; FCM refuses a message whose data uses `from`, `message_type`, `notification` or a
     /// key starting with `google` or `gcm`.
     public static func isProviderReserved(_ key: String) -> Bool {
-        if ["aps", "from", "message_type", "notification", "collapse_key"].contains(key) { return true }
-        let lowered = key.lowercased()
-        return lowered.hasPrefix("google") || lowered.hasPrefix("gcm")
+        if providerReservedKeys.contains(key) { return true }
+        // What `key.lowercased().hasPrefix(_:)` answers for these letters (no other character
+        // lowercases to them), without a lowercased copy of every key of every push.
+        return key.utf8.starts(with: "google".utf8, by: equalIgnoringASCIICase)
+            || key.utf8.starts(with: "gcm".utf8, by: equalIgnoringASCIICase)
+    }
+
+    private static let providerReservedKeys: Set<String> = [
+        "aps", "from", "message_type", "notification", "collapse_key",
+    ]
+
+    private static func equalIgnoringASCIICase(_ byte: UInt8, _ lowercase: UInt8) -> Bool {
+        byte == lowercase || byte == lowercase - 0x20
     }
 
     public init(from decoder: any Decoder) throws {

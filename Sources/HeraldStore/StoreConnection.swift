@@ -156,14 +156,34 @@ extension StoreRow {
     }
 }
 
-/// The one lookup of a column by name in a result's column names (a handful, compared as
-/// short strings, so a scan beats hashing).
-func columnIndex(_ name: String, in names: [String], sql: String) throws(StoreError) -> Int {
-    guard let index = names.firstIndex(of: name) else {
+/// A result's column names and the one lookup of a column by name, shared by the rows of one
+/// result (or one prepared statement) on the one thread that reads them.
+///
+/// A scan, not a hash: the names are short strings. It starts where the last lookup ended,
+/// because a row's columns are mostly read in the order they were selected: a claim's 25-column
+/// rows, each column found by scanning from the first, were 3% of a push profile.
+final class ColumnNames {
+    let names: [String]
+    /// Where the next scan starts: the position after the last column found.
+    private var next = 0
+
+    init(_ names: [String]) {
+        self.names = names
+    }
+
+    func index(of name: String, sql: String) throws(StoreError) -> Int {
+        var index = next
+        for _ in 0..<names.count {
+            if index == names.count { index = 0 }
+            if names[index] == name {
+                next = index + 1
+                return index
+            }
+            index += 1
+        }
         throw StoreError(
             code: .invalidStoredValue, message: "the result has no column \(name) (it has \(names))", sql: sql)
     }
-    return index
 }
 
 extension StoreConnection {

@@ -17,6 +17,22 @@ struct SQLTests {
         #expect(sql.values == [.text(id), .integer(20), .null])
     }
 
+    @Test("a column is found by name wherever the last lookup left the scan; a missing one is an error naming it")
+    func columnLookup() throws {
+        let columns = ColumnNames(["id", "user_id", "seq", "list_json"])
+        // In select order, out of order, the same twice, and wrapping past the end.
+        for (name, index) in [
+            ("id", 0), ("user_id", 1), ("seq", 2), ("list_json", 3), ("user_id", 1), ("user_id", 1), ("id", 0),
+            ("list_json", 3), ("seq", 2),
+        ] {
+            #expect(try columns.index(of: name, sql: "SELECT") == index, "\(name)")
+        }
+        let error = #expect(throws: StoreError.self) { try columns.index(of: "missing", sql: "SELECT x") }
+        #expect(error?.code == .invalidStoredValue && error?.message.contains("missing") == true)
+        #expect(throws: StoreError.self) { try ColumnNames([]).index(of: "id", sql: "SELECT") }
+        #expect(try columns.index(of: "seq", sql: "SELECT") == 2, "a failed lookup leaves the names usable")
+    }
+
     @Test("fragments keep their bindings and numbering")
     func fragments() {
         let filter: SQL = "AND category = \("orders")"

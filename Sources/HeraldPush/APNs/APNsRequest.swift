@@ -34,12 +34,9 @@ public enum APNsRequest {
         if let collapseId = payload.collapseId, collapseId.utf8.count > maxCollapseIDBytes {
             throw Refusal(reason: "BadCollapseId")
         }
-        let body = encode(payload.apns)
+        let body = encode(payload)
         guard body.count <= maxPayloadBytes else { throw Refusal(reason: "PayloadTooLarge") }
-        var fields = payload.apnsHeaders(topic: configuration.topic, id: deliveryID, now: now)
-        if let expiresAt, let ttl = payload.ttlSeconds, ttl > 0 {
-            fields["apns-expiration"] = String(Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
-        }
+        let fields = payload.apnsHeaders(topic: configuration.topic, id: deliveryID, now: now, expiresAt: expiresAt)
         return request(
             deviceToken: deviceToken, fields: fields, body: body, providerToken: providerToken, configuration)
     }
@@ -59,33 +56,32 @@ public enum APNsRequest {
         if let expiresAt {
             // A TTL of 0 (expiry at the publish time): one attempt, never stored, as for alerts.
             let expiry = LiveActivityPayload.seconds(expiresAt)
-            fields["apns-expiration"] =
-                expiry <= LiveActivityPayload.seconds(payload.content.timestamp) ? "0" : String(expiry)
+            let stored = expiry > LiveActivityPayload.seconds(payload.content.timestamp)
+            fields.append(("apns-expiration", stored ? String(expiry) : "0"))
         }
         return request(
             deviceToken: deviceToken, fields: fields, body: body, providerToken: providerToken, configuration)
     }
 
+    /// `fields` (the `apns-*` headers) go out in the order given, after the authorization and
+    /// the content type.
     private static func request(
-        deviceToken: String, fields: [String: String], body: [UInt8], providerToken: String,
+        deviceToken: String, fields: [(name: String, value: String)], body: [UInt8], providerToken: String,
         _ configuration: APNsConfiguration
     ) -> HTTP2Request {
         var headers = [
             HTTP2Header("authorization", "bearer \(providerToken)"), HTTP2Header("content-type", "application/json"),
         ]
-        headers += headerOrder.compactMap { name in fields[name].map { HTTP2Header(name, $0) } }
+        headers.reserveCapacity(2 + fields.count)
+        for field in fields { headers.append(HTTP2Header(field.name, field.value)) }
         return HTTP2Request(
             method: "POST", url: "\(configuration.baseURL)/3/device/\(deviceToken)", headers: headers, body: body)
     }
 
-    /// The order the `apns-*` headers go out in (a stable order keeps tests and logs readable).
-    private static let headerOrder = [
-        "apns-id", "apns-push-type", "apns-topic", "apns-priority", "apns-expiration", "apns-collapse-id",
-    ]
-
-    /// The JSON body of `payload`: what `JSONEncoder` writes for it, written directly (this
-    /// runs once per push).
-    static func encode(_ payload: APNsPayload) -> [UInt8] {
+    /// The JSON body of `payload` (``PushPayload/apns``): what `JSONEncoder` writes for it,
+    /// written directly from the payload's fields, with no dictionary of the data built on the
+    /// way (this runs once per push).
+    static func encode(_ payload: PushPayload) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         let aps = payload.aps
         writer.raw(#"{"aps":{"#)
@@ -152,12 +148,19 @@ public enum APNsRequest {
             writer.double(relevanceScore)
         }
         writer.raw("}")
-        for (key, value) in payload.data where key != "aps" {
+        // The data beside `aps`, and the image URL under its key (replacing a publisher's value
+        // there, as in ``PushPayload/apns``).
+        func field(_ key: String, _ value: String) {
             writer.raw(",")
             writer.string(key)
             writer.raw(":")
             writer.string(value)
         }
+        payload.data.forEachField { key, value in
+            guard key != "aps", payload.imageURL == nil || key != PushOptions.imageURLPayloadKey else { return }
+            field(key, value)
+        }
+        if let imageURL = payload.imageURL { field(PushOptions.imageURLPayloadKey, imageURL) }
         writer.raw("}")
         return writer.bytes
     }

@@ -22,11 +22,12 @@ public struct LiveActivityPayload: Sendable, Equatable {
     /// publisher asked for `normal` (5, when convenient, not counted).
     public var priority: String { content.priority == .normal ? "5" : "10" }
 
-    /// The request headers: push type, topic, priority and `apns-id` = `id`.
-    public func apnsHeaders(topic: String, id: String) -> [String: String] {
+    /// The request headers in the order they go out: `apns-id` = `id`, push type, topic and
+    /// priority.
+    public func apnsHeaders(topic: String, id: String) -> [(name: String, value: String)] {
         [
-            "apns-push-type": "liveactivity", "apns-topic": topic + Self.topicSuffix, "apns-priority": priority,
-            "apns-id": id,
+            ("apns-id", id), ("apns-push-type", "liveactivity"), ("apns-topic", topic + Self.topicSuffix),
+            ("apns-priority", priority),
         ]
     }
 

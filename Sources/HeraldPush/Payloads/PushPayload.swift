@@ -86,27 +86,36 @@ public struct PushPayload: Sendable, Equatable {
         return APNsPayload(aps: aps, data: top)
     }
 
-    /// The APNs request headers: `apns-push-type` (`alert`, or `background` at priority 5 for a
-    /// background update), the topic (the app's bundle id), `apns-priority` 10 or 5,
-    /// `apns-expiration` (when a TTL is set), `apns-collapse-id`, and `apns-id` = `id` (the
-    /// delivery id, stable across retries; a UUID).
-    public func apnsHeaders(topic: String, id: String, now: Date) -> [String: String] {
-        var headers = commonAPNsHeaders(now: now)
-        headers["apns-topic"] = topic
-        headers["apns-id"] = id
-        return headers
-    }
-
-    private func commonAPNsHeaders(now: Date) -> [String: String] {
-        var headers = [
-            "apns-push-type": isBackground ? "background" : "alert", "apns-priority": priority == .high ? "10" : "5",
-        ]
+    /// The APNs request headers, in the order they go out: `apns-id` = `id` (the delivery id,
+    /// stable across retries; a UUID), `apns-push-type` (`alert`, or `background` at priority 5
+    /// for a background update), `apns-topic` (the app's bundle id), `apns-priority` 10 or 5,
+    /// `apns-expiration` (when a TTL is set) and `apns-collapse-id`. Without an `id` and a
+    /// `topic`, FCM's APNs override, which carries neither.
+    ///
+    /// The expiration: `0` for a TTL of 0 (try once, never store), otherwise `expiresAt` in epoch
+    /// seconds (a delivery's fixed expiry, so a retry does not stretch it), or `now` plus the TTL
+    /// without one. A list, not a dictionary: each push writes these once, in this order.
+    public func apnsHeaders(
+        topic: String? = nil, id: String? = nil, now: Date, expiresAt: Date? = nil
+    ) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(6)
+        if let id { headers.append(("apns-id", id)) }
+        headers.append(("apns-push-type", isBackground ? "background" : "alert"))
+        if let topic { headers.append(("apns-topic", topic)) }
+        headers.append(("apns-priority", priority == .high ? "10" : "5"))
         if let ttlSeconds {
-            // 0 asks APNs to try once and not store the push.
-            let expiration = ttlSeconds == 0 ? 0 : Int64(now.timeIntervalSince1970) + Int64(ttlSeconds)
-            headers["apns-expiration"] = String(expiration)
+            let expiration =
+                if ttlSeconds == 0 {
+                    Int64(0)
+                } else if let expiresAt {
+                    Int64(expiresAt.timeIntervalSince1970.rounded(.down))
+                } else {
+                    Int64(now.timeIntervalSince1970) + Int64(ttlSeconds)
+                }
+            headers.append(("apns-expiration", String(expiration)))
         }
-        headers["apns-collapse-id"] = collapseId
+        if let collapseId { headers.append(("apns-collapse-id", collapseId)) }
         return headers
     }
 
@@ -123,7 +132,8 @@ public struct PushPayload: Sendable, Equatable {
             priority: priority == .high ? .high : .normal, ttl: ttlSeconds.map { "\($0)s" }, collapseKey: collapseId,
             notification: androidNotification)
         let apns = FCMMessage.APNs(
-            headers: commonAPNsHeaders(now: now), payload: .init(aps: aps),
+            headers: Dictionary(uniqueKeysWithValues: apnsHeaders(now: now).map { ($0.name, $0.value) }),
+            payload: .init(aps: aps),
             fcmOptions: imageURL.map { FCMMessage.Options(image: $0) })
         return FCMRequest(
             message: FCMMessage(
@@ -160,7 +170,7 @@ public struct PushPayload: Sendable, Equatable {
     /// the APNs body, FCM's data with title and body, Expo's message.
     public var sizes: [SizeCheck] {
         [
-            SizeCheck(provider: .apns, bytes: APNsRequest.encode(apns).count, limit: APNsRequest.maxPayloadBytes),
+            SizeCheck(provider: .apns, bytes: APNsRequest.encode(self).count, limit: APNsRequest.maxPayloadBytes),
             SizeCheck(provider: .fcm, bytes: FCMSendRequest.payloadBytes(self), limit: FCMSendRequest.maxPayloadBytes),
             SizeCheck(
                 provider: .expo, bytes: ExpoRequest.messageBytes(expo(to: nil)), limit: ExpoRequest.maxMessageBytes),

@@ -45,9 +45,8 @@ final class PostgresResult {
     private let handle: OpaquePointer
     let sql: String
     /// The result's column names, read once (rows are read by name).
-    fileprivate private(set) lazy var columnNames: [String] = (0..<PQnfields(handle)).map { index in
-        PQfname(handle, index).map { String(cString: $0) } ?? ""
-    }
+    fileprivate private(set) lazy var columnNames = ColumnNames(
+        (0..<PQnfields(handle)).map { index in PQfname(handle, index).map { String(cString: $0) } ?? "" })
 
     fileprivate init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -82,7 +81,7 @@ package struct PostgresRow: StoreRow {
     package var sql: String { result.sql }
 
     package func column(_ name: String) throws(StoreError) -> Int {
-        try columnIndex(name, in: result.columnNames, sql: sql)
+        try result.columnNames.index(of: name, sql: sql)
     }
 
     package func isNull(at column: Int) -> Bool { result.isNull(index, column) }

@@ -191,9 +191,10 @@ final class SQLiteStatement {
     /// True while rows are being stepped.
     private(set) var isActive = false
     /// The result's column names, read once per prepared statement (rows are read by name).
-    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map { index in
-        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
-    }
+    private lazy var columnNames = ColumnNames(
+        (0..<sqlite3_column_count(handle)).map { index in
+            sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+        })
 
     init(db: OpaquePointer, sql: String, persistent: Bool) throws(StoreError) {
         var statement: OpaquePointer?
@@ -275,17 +276,17 @@ final class SQLiteStatement {
 /// The current row of a statement being stepped; valid only inside the row callback.
 package struct SQLiteRow: StoreRow {
     fileprivate let handle: OpaquePointer
-    fileprivate let columns: [String]
+    fileprivate let columns: ColumnNames
     package let sql: String
 
-    fileprivate init(handle: OpaquePointer, columns: [String], sql: String) {
+    fileprivate init(handle: OpaquePointer, columns: ColumnNames, sql: String) {
         self.handle = handle
         self.columns = columns
         self.sql = sql
     }
 
     package func column(_ name: String) throws(StoreError) -> Int {
-        try columnIndex(name, in: columns, sql: sql)
+        try columns.index(of: name, sql: sql)
     }
 
     package func isNull(at column: Int) -> Bool {

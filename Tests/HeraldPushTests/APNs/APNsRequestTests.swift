@@ -78,6 +78,24 @@ struct APNsRequestTests {
         #expect(aps["sound"] as? String == "default")
     }
 
+    @Test("the body's data: the routing keys, the publisher's keys, and the image URL over a publisher's imageURL")
+    func bodyData() throws {
+        let data = ["orderId": "42", "eventKind": "shipped", "imageURL": "https://publisher.example/mine.png"]
+        for imageURL in [nil, "https://cdn.example/box.png"] {
+            let payload = APNsFixtures.payload(data: data, options: PushOptions(send: true, imageURL: imageURL))
+            let request = try make(payload: payload)
+            #expect(try JSONDecoder().decode(APNsPayload.self, from: Data(request.body)) == payload.apns)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            #expect(
+                Set(object.keys) == [
+                    "aps", "notificationId", "type", "deepLink", "hasDetail", "eventKind", "orderId", "imageURL",
+                ])
+            #expect(object["imageURL"] as? String == imageURL ?? "https://publisher.example/mine.png")
+            #expect(object["deepLink"] as? String == "app://orders/42" && object["eventKind"] as? String == "shipped")
+            #expect(object["hasDetail"] as? String == "false" && object["notificationId"] as? String == "n-1")
+        }
+    }
+
     @Test("a silent push has no sound key")
     func silent() throws {
         let request = try make(payload: APNsFixtures.payload(options: PushOptions(send: true, sound: "none")))

@@ -88,6 +88,13 @@ struct PushPayloadTests {
         // An explicit event kind wins over the publisher's.
         let explicit = PushData(notification: Self.notification(data: ["eventKind": "publisher"]), eventKind: "server")
         #expect(explicit.dictionary["eventKind"] == "server")
+        // FCM's prefixes in any case; near misses are the publisher's.
+        for key in ["google", "GOOGLE.x", "Google_id", "gcm", "GCM.n", "gCm"] {
+            #expect(PushData.isProviderReserved(key), "\(key)")
+        }
+        for key in ["googl", "gc", "xgoogle", "g-cm", "ġoogle", "collapse_keys", "Aps", ""] {
+            #expect(!PushData.isProviderReserved(key), "\(key)")
+        }
     }
 
     @Test("PUSH-12 a device's data reads back into the contract; without an id or a type it is not ours")
@@ -144,22 +151,38 @@ struct PushPayloadTests {
         #expect(try Self.object(silent.expo(to: nil))["sound"] == nil)
     }
 
-    @Test("APNs headers: alert push type, priority 10 or 5, expiration from the TTL, collapse id, a stable apns-id")
+    @Test(
+        "APNs headers, in order: a stable apns-id, alert push type, topic, priority 10 or 5, expiration from the TTL (or the delivery's fixed expiry), collapse id"
+    )
     func apnsHeaders() {
         let now = Self.created
+        func headers(_ payload: PushPayload, topic: String? = "t", id: String? = "D", expiresAt: Date? = nil)
+            -> [String]
+        {
+            payload.apnsHeaders(topic: topic, id: id, now: now, expiresAt: expiresAt).map { "\($0.name)=\($0.value)" }
+        }
         let normal = PushPayload(notification: Self.notification(), options: Self.options)
         #expect(
-            normal.apnsHeaders(topic: "com.example.app", id: "D-1", now: now) == [
-                "apns-push-type": "alert", "apns-topic": "com.example.app", "apns-priority": "5",
-                "apns-expiration": "1800003600", "apns-collapse-id": "order-42", "apns-id": "D-1",
+            headers(normal, topic: "com.example.app", id: "D-1") == [
+                "apns-id=D-1", "apns-push-type=alert", "apns-topic=com.example.app", "apns-priority=5",
+                "apns-expiration=1800003600", "apns-collapse-id=order-42",
             ])
+        #expect(
+            headers(normal, expiresAt: Date(timeIntervalSince1970: 1_800_000_100.9)).contains(
+                "apns-expiration=1800000100"),
+            "a delivery's fixed expiry, whole seconds")
+        #expect(
+            headers(normal, topic: nil, id: nil) == [
+                "apns-push-type=alert", "apns-priority=5", "apns-expiration=1800003600", "apns-collapse-id=order-42",
+            ], "FCM's APNs override: no id, no topic")
         let urgent = PushPayload(notification: Self.notification())
         #expect(
-            urgent.apnsHeaders(topic: "t", id: "D-2", now: now) == [
-                "apns-push-type": "alert", "apns-topic": "t", "apns-priority": "10", "apns-id": "D-2",
-            ])
+            headers(urgent, id: "D-2") == ["apns-id=D-2", "apns-push-type=alert", "apns-topic=t", "apns-priority=10"])
         let once = PushPayload(notification: Self.notification(), options: PushOptions(send: true, ttlSeconds: 0))
-        #expect(once.apnsHeaders(topic: "t", id: "D-3", now: now)["apns-expiration"] == "0")
+        #expect(headers(once).contains("apns-expiration=0"))
+        #expect(
+            headers(once, expiresAt: Date(timeIntervalSince1970: 1_800_000_100)).contains("apns-expiration=0"),
+            "a TTL of 0 stays now or never")
     }
 
     @Test("FCM v1: message.notification, message.data, android priority, TTL and collapse key, apns override")
