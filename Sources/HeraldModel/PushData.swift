@@ -85,10 +85,19 @@ public struct PushData: Sendable, Equatable, Codable {
     /// key starting with `google` or `gcm`.
     public static func isProviderReserved(_ key: String) -> Bool {
         if providerReservedKeys.contains(key) { return true }
-        // What `key.lowercased().hasPrefix(_:)` answers for these letters (no other character
-        // lowercases to them), without a lowercased copy of every key of every push.
-        return key.utf8.starts(with: "google".utf8, by: equalIgnoringASCIICase)
-            || key.utf8.starts(with: "gcm".utf8, by: equalIgnoringASCIICase)
+        return hasPrefixIgnoringCase(key, "google") || hasPrefixIgnoringCase(key, "gcm")
+    }
+
+    /// `key.lowercased().hasPrefix(prefix)` for an ASCII lowercase `prefix`, without a lowercased
+    /// copy of every key of every push: no other character lowercases to an ASCII letter of
+    /// these, so a byte match decides, unless a non-ASCII byte follows it (a combining mark may
+    /// join the last letter into another character, which `hasPrefix` compares whole).
+    private static func hasPrefixIgnoringCase(_ key: String, _ prefix: StaticString) -> Bool {
+        let prefix = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard key.utf8.starts(with: prefix, by: equalIgnoringASCIICase) else { return false }
+        let next = key.utf8.dropFirst(prefix.count).first
+        guard let next, next >= 0x80 else { return true }
+        return key.lowercased().hasPrefix(String(decoding: prefix, as: UTF8.self))
     }
 
     private static let providerReservedKeys: Set<String> = [

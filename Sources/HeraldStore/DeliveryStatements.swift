@@ -238,15 +238,21 @@ enum DeliveryStatements {
 
     /// Records `completions`, each under its own claim; false where the claim no longer holds
     /// the row. Sends, Expo tickets, failures and expiries (the bulk of a busy worker's outcomes)
-    /// go in one statement per kind; prunes and retries, which read or decide more, one by one.
+    /// go in one statement per kind; prunes and retries, which read or decide more, one by one,
+    /// in order, and so does every outcome of a delivery listed more than once (a lease that ran
+    /// out and the same row claimed again): the first whose claim holds lands, the rest are
+    /// false, as one by one.
     static func completeAll<DB: StoreConnection>(_ completions: [DeliveryCompletion], now: Date, _ db: DB) throws
         -> [Bool]
     {
         var held = [Bool](repeating: false, count: completions.count)
+        var listed = Set<String>(minimumCapacity: completions.count)
+        var repeated: Set<String> = []
+        for completion in completions where !listed.insert(completion.id).inserted { repeated.insert(completion.id) }
         // Positions, not copies of the completions (each copy retains every string of one).
         var batches: [FinalOutcome: [Int]] = [:]
         for index in completions.indices {
-            if let kind = FinalOutcome(completions[index].outcome) {
+            if let kind = FinalOutcome(completions[index].outcome), !repeated.contains(completions[index].id) {
                 batches[kind, default: []].append(index)
             } else {
                 held[index] = try complete(completions[index], now: now, db)

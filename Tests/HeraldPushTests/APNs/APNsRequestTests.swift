@@ -93,6 +93,11 @@ struct APNsRequestTests {
             #expect(object["imageURL"] as? String == imageURL ?? "https://publisher.example/mine.png")
             #expect(object["deepLink"] as? String == "app://orders/42" && object["eventKind"] as? String == "shipped")
             #expect(object["hasDetail"] as? String == "false" && object["notificationId"] as? String == "n-1")
+            // Each key once (a parser keeps one of two equal keys, so the object alone cannot tell).
+            let text = String(decoding: request.body, as: UTF8.self)
+            for key in ["imageURL", "eventKind", "orderId", "notificationId", "deepLink"] {
+                #expect(text.components(separatedBy: "\"\(key)\":").count == 2, "\(key) in \(text)")
+            }
         }
     }
 

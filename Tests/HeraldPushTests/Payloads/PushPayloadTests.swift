@@ -89,10 +89,13 @@ struct PushPayloadTests {
         let explicit = PushData(notification: Self.notification(data: ["eventKind": "publisher"]), eventKind: "server")
         #expect(explicit.dictionary["eventKind"] == "server")
         // FCM's prefixes in any case; near misses are the publisher's.
-        for key in ["google", "GOOGLE.x", "Google_id", "gcm", "GCM.n", "gCm"] {
+        for key in ["google", "GOOGLE.x", "Google_id", "gcm", "GCM.n", "gCm", "gcmé", "Google✓"] {
             #expect(PushData.isProviderReserved(key), "\(key)")
         }
-        for key in ["googl", "gc", "xgoogle", "g-cm", "ġoogle", "collapse_keys", "Aps", ""] {
+        for key in [
+            "googl", "gc", "xgoogle", "g-cm", "ġoogle", "collapse_keys", "Aps", "", "google\u{301}x", "GCM\u{200D}",
+            "gcm\u{FE0F}",
+        ] {
             #expect(!PushData.isProviderReserved(key), "\(key)")
         }
     }

@@ -270,6 +270,28 @@ enum DeliveryClaimConformanceCheck: String, CaseIterable, Sendable, CustomTestSt
                 "the pruned token is deactivated; a failure deactivates nothing")
             #expect(try await store.claimDueDeliveries(limit: 10, now: at(10), lease: 30).isEmpty)
             #expect(try await store.completeDeliveries([], now: at(3)).isEmpty)
+
+            // A delivery listed twice (its lease ran out and it was claimed again): its outcomes
+            // land one by one in list order, whatever their kinds.
+            let again = Dictionary(
+                uniqueKeysWithValues: try await store.claimDueDeliveries(limit: 10, now: at(40), lease: 30).map {
+                    ($0.deviceToken, $0)
+                })
+            let (b2, j2) = (try #require(again["b"]), try #require(again["j"]))
+            #expect(b2.claimToken != b.claimToken)
+            let repeats = try await store.completeDeliveries(
+                [
+                    DeliveryCompletion(id: b.id, claimToken: b.claimToken, outcome: .failed(reason: "first")),
+                    DeliveryCompletion(id: j2.id, claimToken: j2.claimToken, outcome: .sent(providerMessageID: "m-j")),
+                    DeliveryCompletion(id: b2.id, claimToken: b2.claimToken, outcome: .failed(reason: "second")),
+                    DeliveryCompletion(id: j2.id, claimToken: j2.claimToken, outcome: .failed(reason: "late")),
+                ], now: at(41))
+            #expect(
+                repeats == [false, true, true, false], "the stale claim and the outcome after a final one do not land")
+            let after = Dictionary(
+                uniqueKeysWithValues: try await store.deliveries(notificationID: "n1").map { ($0.deviceToken, $0) })
+            #expect(after["b"]?.status == .failed && after["b"]?.reason == "second")
+            #expect(after["j"]?.status == .sent && after["j"]?.providerMessageID == "m-j")
         case .ttlZero:
             try await store.addDevice("phone")
             try await store.publishPushed(["n1"], push: PushOptions(send: true, ttlSeconds: 0))
