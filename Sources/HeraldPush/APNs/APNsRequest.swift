@@ -148,19 +148,12 @@ public enum APNsRequest {
             writer.double(relevanceScore)
         }
         writer.raw("}")
-        // The data beside `aps`, and the image URL under its key (replacing a publisher's value
-        // there, as in ``PushPayload/apns``).
-        func field(_ key: String, _ value: String) {
+        payload.forEachAPNsField { key, value in
             writer.raw(",")
             writer.string(key)
             writer.raw(":")
             writer.string(value)
         }
-        payload.data.forEachField { key, value in
-            guard key != "aps", payload.imageURL == nil || key != PushOptions.imageURLPayloadKey else { return }
-            field(key, value)
-        }
-        if let imageURL = payload.imageURL { field(PushOptions.imageURLPayloadKey, imageURL) }
         writer.raw("}")
         return writer.bytes
     }

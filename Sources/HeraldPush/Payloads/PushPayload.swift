@@ -81,9 +81,19 @@ public struct PushPayload: Sendable, Equatable {
     /// The APNs request body: `aps`, the push data and, for the notification service extension,
     /// the image URL beside them (``PushOptions/imageURLPayloadKey``).
     public var apns: APNsPayload {
-        var top = data.dictionary
-        if let imageURL { top[PushOptions.imageURLPayloadKey] = imageURL }
+        var top: [String: String] = [:]
+        forEachAPNsField { key, value in top[key] = value }
         return APNsPayload(aps: aps, data: top)
+    }
+
+    /// The fields of ``apns`` beside `aps`, visited without building its dictionary (the
+    /// request's body writes them once, ``APNsRequest/encode(_:)``): the push data, and the image
+    /// URL under its key, replacing a publisher's value there.
+    func forEachAPNsField(_ body: (String, String) -> Void) {
+        data.forEachField { key, value in
+            if imageURL == nil || key != PushOptions.imageURLPayloadKey { body(key, value) }
+        }
+        if let imageURL { body(PushOptions.imageURLPayloadKey, imageURL) }
     }
 
     /// The APNs request headers, in the order they go out: `apns-id` = `id` (the delivery id,
