@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CThreads"),
 
         // Shared wire types, catalog and validation (client and server): all an app links.
         .target(name: "HeraldModel"),
@@ -29,8 +30,10 @@ let package = Package(
         .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
         // The one logger the application hands to every module (HTTP, store, push, sandbox).
         .target(name: "HeraldLog"),
+        // The named threads the server runs its loops on (event loops, streams, listeners).
+        .target(name: "HeraldThreads", dependencies: ["CThreads"]),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
-        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog"]),
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog", "HeraldThreads"]),
         // What every test target shares: temporary directories removed after use, `eventually`.
         .target(name: "HeraldTestSupport"),
         // Loopback HTTP/1.1 client for tests (plain sockets on HeraldHTTP2's socket reactor, SSE
@@ -39,13 +42,13 @@ let package = Package(
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(
             name: "HeraldStore",
-            dependencies: ["CSQLite", "CPostgres", "HeraldLog", "HeraldModel", "HeraldServerModel"]),
+            dependencies: ["CSQLite", "CPostgres", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldThreads"]),
         // The one HTTP/2 core over libnghttp2 and OpenSSL, internal to the package but for the one
         // vocabulary both sides speak (HTTP2Header, HTTP2Request, HTTP2Response, public, which
         // HeraldPush and HeraldSandbox re-export): the epoll loop and its wake, the session for
         // either role, TLS context and stream, socket I/O, the checker of native calls. The push
         // client and the sandbox server build on it.
-        .target(name: "HeraldHTTP2", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldCrypto"]),
+        .target(name: "HeraldHTTP2", dependencies: ["CNGHTTP2", "COpenSSL", "HeraldCrypto", "HeraldThreads"]),
         // Push delivery to APNs, FCM and Expo: the provider payloads (Payloads/), provider auth
         // (Auth/), the HTTP/2 client: its origin pool over HeraldHTTP2 (Transport/), the APNs
         // client (APNs/), verdicts and retry policy (Delivery/).
@@ -53,6 +56,7 @@ let package = Package(
             name: "HeraldPush",
             dependencies: [
                 "CNGHTTP2", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP2",
+                "HeraldThreads",
             ]),
         // The application: routes, auth, live hub, metrics, the delivery worker (Push/), webhooks
         // (Webhooks/: the worker and the one HTTP/1.1 client, on HeraldHTTP2's sockets and TLS), and
@@ -82,6 +86,7 @@ let package = Package(
             name: "HeraldSandbox",
             dependencies: [
                 "CNGHTTP2", "COpenSSL", "CZlib", "HeraldLog", "HeraldModel", "HeraldCrypto", "HeraldHTTP2",
+                "HeraldThreads",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),
         // The client SDK: screen models, their dependencies, the live API client.

@@ -5,11 +5,10 @@
 #include <nghttp2/nghttp2.h>
 
 // The event loops of the server over it: Swift's Glibc module leaves these headers out, and
-// declares the two GNU functions below only under _GNU_SOURCE (too late to define here).
+// declares accept4 only under _GNU_SOURCE (too late to define here).
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
-extern int pthread_setname_np(pthread_t thread, const char *name);
 #endif

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The header of a verified ES256 or RS256 token.
 public struct JWTHeader: Sendable, Equatable {

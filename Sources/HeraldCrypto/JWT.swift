@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The claims Herald reads from a user token.
 public struct JWTClaims: Sendable, Equatable {

@@ -22,7 +22,9 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         // A decoded path re-encoded just enough to decode to itself again.
-        self.rawPath = rawPath ?? path.replacingOccurrences(of: "%", with: "%25")
+        self.rawPath =
+            rawPath
+            ?? String(decoding: path.utf8.flatMap { $0 == UInt8(ascii: "%") ? Array("%25".utf8) : [$0] }, as: UTF8.self)
         self.query = query
         self.headers = headers
         self.body = body

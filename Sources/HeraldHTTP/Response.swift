@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP response: a status, header fields and either a complete body or a stream.
 public struct Response: Sendable {

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import HeraldThreads
 import Synchronization
 
 #if canImport(Glibc)

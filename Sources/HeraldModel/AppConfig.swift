@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The minimum-version policy of one platform.
 public struct PlatformUpdatePolicy: Codable, Sendable, Equatable {
@@ -91,8 +95,8 @@ public struct DigestTemplate: Codable, Sendable, Equatable {
     /// The template with `{count}` and `{titles}` filled in.
     public func rendered(count: Int, titles: [String]) -> (title: String, body: String) {
         func fill(_ text: String) -> String {
-            text.replacingOccurrences(of: "{count}", with: String(count))
-                .replacingOccurrences(of: "{titles}", with: titles.prefix(Self.titlesShown).joined(separator: ", "))
+            text.replacingLiteral("{count}", with: String(count))
+                .replacingLiteral("{titles}", with: titles.prefix(Self.titlesShown).joined(separator: ", "))
         }
         return (fill(title), fill(body))
     }

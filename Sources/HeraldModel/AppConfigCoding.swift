@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // `PUT /v1/app-config` replaces the whole document, so a misspelt key must not decode to
 // "nothing set" and wipe the policy: every level rejects keys it does not know.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The category catalog: which types belong to which inbox chip and preference toggle,
 /// and where a tap on them leads. Configurable through app-config; ``Catalog/standard`` is the default.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Catalog {
     /// The prefix of a dotted type: `order` of `order.shipped`, `order` of `order`.
@@ -83,7 +87,7 @@ extension TapRoute {
             }
         }
         // A segment of only dots would climb the path.
-        if out == "." || out == ".." { return out.replacingOccurrences(of: ".", with: "%2E") }
+        if out == "." || out == ".." { return out.replacingLiteral(".", with: "%2E") }
         return out
     }
 

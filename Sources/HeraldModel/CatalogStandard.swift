@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Catalog {
     /// The category of service messages; it cannot be opted out of (PREFS-06).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Catalog {
     /// Checks a catalog a publisher supplies: at most ``Limits/catalogCategoriesMax`` categories

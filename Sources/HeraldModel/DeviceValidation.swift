@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DeviceRegistration {
     /// The token as stored and compared: APNs hex is lowercased (devices and SDKs differ in

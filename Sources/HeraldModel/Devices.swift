@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The push service a device token belongs to.
 public enum PushProvider: String, Codable, Sendable, CaseIterable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension AnalyticsEventBatch {
     /// Checks 1 to ``Limits/eventsPerBatch`` events, each name `[a-z0-9_.]` up to

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One analytics event from the app (`notification_banner_shown`, ...).
 public struct AnalyticsEvent: Codable, Sendable, Equatable {

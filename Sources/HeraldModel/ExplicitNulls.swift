@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The inbox answers spell out `null` for unset optional fields (`readAt`, `nextCursor`, ...),
 // so clients can tell "not set" from "not sent".

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The rules a link must pass before the app's router opens it (and before the console's
 /// preview shows it as allowed).
@@ -14,15 +18,15 @@ package enum InAppPath {
     package static func isSafe(_ link: String) -> Bool {
         guard !link.isEmpty else { return false }
         let clean = link.unicodeScalars.allSatisfy {
-            $0 != "\\" && !CharacterSet.whitespacesAndNewlines.contains($0)
-                && !CharacterSet.controlCharacters.contains($0)
+            $0 != "\\" && !$0.isWhitespaceOrNewline
+                && !$0.isControlOrFormat
         }
         return clean && !climbs(link)
     }
 
     /// Whether a segment of `link` (decoded) is `..`.
     private static func climbs(_ link: String) -> Bool {
-        let decoded = link.removingPercentEncoding ?? link
+        let decoded = link.percentDecoded ?? link
         return decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" || $0 == "?" || $0 == "#" })
             .contains("..")
     }

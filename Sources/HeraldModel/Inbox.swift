@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One notification as the app sees it in the inbox.
 public struct InboxNotification: Codable, Sendable, Equatable, Identifiable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The opaque `cursor` of inbox pages. Clients pass it back unchanged; the server reads the
 /// sequence number of the last row it returned. Versioned (`v1:<seq>`) so the form can change.
@@ -37,7 +41,7 @@ public enum InboxCursor {
         guard !cursor.isEmpty, cursor.utf8.count <= maxLength,
             cursor.utf8.allSatisfy({ Check.isASCIIAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
         else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = cursor.replacingLiteral("-", with: "+").replacingLiteral("_", with: "/")
         let remainder = base64.utf8.count % 4
         if remainder == 1 { return nil }
         if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a Live Activity push token is for (ActivityKit's two tokens).
 public enum LiveActivityTokenKind: String, Codable, Sendable, CaseIterable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a tap on a notification leads, from the inbox or from a push (TAP-01, TAP-02, TAP-04).
 ///
@@ -81,7 +85,7 @@ public enum NotificationDestination: Sendable, Equatable {
             }
         }
         // A segment of only dots would climb the path.
-        if segment.allSatisfy({ $0 == "." }) { segment = segment.replacingOccurrences(of: ".", with: "%2E") }
+        if segment.allSatisfy({ $0 == "." }) { segment = segment.replacingLiteral(".", with: "%2E") }
         return "\(Catalog.inboxPath)/detail/\(segment)"
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The product rules of the detail page, written once: the app's detail screen (HeraldKit) lays
 /// itself out by them and the console's preview shows what they decide.
@@ -32,7 +36,7 @@ package enum NotificationDetailRules {
     /// no action path or URL, so there is no CTA.
     package static func actionLabel(_ detail: NotificationDetail?) -> String? {
         guard let detail, detail.actionPath != nil || detail.actionURL != nil else { return nil }
-        let label = detail.actionLabel?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let label = detail.actionLabel?.trimmingWhitespace() ?? ""
         return label.isEmpty ? defaultActionLabel : label
     }
 }

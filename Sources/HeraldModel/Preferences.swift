@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A user's notification preferences. They gate push only; the inbox shows everything.
 public struct Preferences: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Preferences {
     /// What a user who never touched their preferences has (STORE-01): push on, the OS

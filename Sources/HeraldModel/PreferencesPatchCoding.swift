@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decoding is strict, because a typo in a PATCH would otherwise be silently ignored:
 /// an unknown key, a wrong type, or `null` for anything but `quietHours`, `snoozedUntil`, `digest`

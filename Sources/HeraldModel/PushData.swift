@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `data` every push carries, the same for APNs, FCM and Expo, whatever sent it (PUSH-11,
 /// PUSH-12): one tap handler routes every push on it.

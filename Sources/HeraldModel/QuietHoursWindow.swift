@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    import FoundationInternationalization
+#else
+    import Foundation
+#endif
 
 extension QuietHours {
     /// Checks `start` and `end` are `HH:mm` (00:00 to 23:59), differ, and `timeZone` is a known identifier.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An app version such as `1.10.0` or `2.0.0-beta.2`, ordered as Semantic Versioning 2.0
 /// orders them: numerically by part (`1.10.0 > 1.9.9`), a pre-release below its release.

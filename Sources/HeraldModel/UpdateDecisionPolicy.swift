@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension AppConfigDocument {
     /// Install sources that mean "installed from Google Play" (the installer package name,

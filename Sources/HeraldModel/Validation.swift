@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+    import FoundationInternationalization
+#else
+    import Foundation
+#endif
 
 /// Why a request was refused: the field at fault, a stable snake_case code, and a message
 /// a person can act on (it names the field and the limit).

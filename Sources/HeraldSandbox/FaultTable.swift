@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The faults set on a look-alike by token: what, since when, and for how many more requests
 /// (nil: until cleared).

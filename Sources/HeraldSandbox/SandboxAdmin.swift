@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// What the look-alikes' admin endpoints (`/admin/apns/`, `/admin/fcm/`, `/admin/expo/`) share:
 /// error answers, timestamps, and the body of `POST …/faults`.
@@ -14,10 +15,8 @@ enum SandboxAdmin {
     }
 
     /// A formatter for the accepted lists' times: RFC 3339 with milliseconds.
-    static func timestampFormatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
+    static func timestampFormatter() -> Date.ISO8601FormatStyle {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     }
 
     /// Counts per HTTP status, keyed by the status as text (JSON keys are strings).
@@ -47,7 +46,7 @@ struct AdminFaultRequest {
     /// Reads `body`, whose token field is named `tokenKey`.
     init(_ body: [UInt8], tokenKey: String) throws(Refusal) {
         let usage = "expected {\(tokenKey), fault, retryAfter?, delayMilliseconds?, times?}"
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+        guard let object = JSONValue.object(body) as? [String: Any],
             let token = object[tokenKey] as? String, let fault = object["fault"] as? String
         else { throw Refusal(response: SandboxAdmin.error(400, usage)) }
         func integer(_ key: String) throws(Refusal) -> Int? {
@@ -71,7 +70,7 @@ struct AdminFaultRequest {
 extension HTTP2Response {
     /// `object` as a JSON answer (sorted keys) with `status`.
     static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let body = JSONValue.data(object) ?? Data("{}".utf8)
         return HTTP2Response(
             status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
             body: Array(body))

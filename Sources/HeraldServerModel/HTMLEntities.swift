@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Character references of HTML: numeric ones in full, and the named ones rich text and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Reduces publisher HTML to a safe subset before it is stored and shown on the detail page.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// A small HTML tokenizer after the WHATWG tokenizer states that matter for sanitizing:

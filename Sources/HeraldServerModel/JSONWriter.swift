@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// A small JSON writer for the hot paths: the inbox page the server answers most, and the rows

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// What an ActivityKit push does to a Live Activity (APNs `aps.event`).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 import HeraldModel
 
 /// A time of day, `HH:mm` in some time zone: a `deliverAt` time and a digest's time.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// `POST /v1/notifications`: one notification for each recipient.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Push options of a publish request (the `push` object): all optional but `send`. Each maps to

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 import HeraldModel
 
 /// What to do with one push for one user.

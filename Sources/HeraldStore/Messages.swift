@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 import HeraldServerModel
 
@@ -45,7 +45,7 @@ public struct NewMessage: Sendable, Equatable {
 
     /// A new message id: `msg_` and 26 random base-32 characters, sortable by nothing.
     public static func makeID() -> String {
-        "msg_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        "msg_" + UUID().uuidString.lowercased().replacingLiteral("-", with: "")
     }
 }
 

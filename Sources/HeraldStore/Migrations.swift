@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The SQL that differs between databases, kept in one place so the migrations and the
 /// statements can be shared by the SQLite store and a PostgreSQL store.

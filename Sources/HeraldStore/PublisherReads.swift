@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Which notifications a publisher lists (the console's Messages page): every filter is optional.

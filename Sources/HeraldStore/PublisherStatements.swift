@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// What a publisher reads across users (the console): notifications with their delivery tallies,

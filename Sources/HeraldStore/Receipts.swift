@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// An Expo push ticket a receipt poller claimed, to fetch its receipt.

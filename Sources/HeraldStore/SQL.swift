@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value bound to a statement parameter. The store keeps to types every SQL database has:
 /// 64-bit integers, doubles and text (JSON documents are text).

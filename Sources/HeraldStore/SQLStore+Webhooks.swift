@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SQLStore {
     // MARK: Webhooks (see WebhookStatements)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An APNs provider token (an ES256 JWT) and when it was issued, as the servers sharing one
 /// database keep it: Apple refuses a new token of one key sooner than 20 minutes after the

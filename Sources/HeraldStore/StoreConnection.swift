@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the statements need of a connection: SQLite's and PostgreSQL's answer the same calls,
 /// so a statement written once (see ``InboxStatements``) runs on either. Where the databases

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import HeraldLog
 
 /// Opens the store a database URL names: `postgres://` or `postgresql://` is the shared

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a webhook subscription can listen to. Each event is recorded in the same transaction as
 /// the change it tells of (``WebhookStatements/emit(_:data:at:_:)``), once per subscription

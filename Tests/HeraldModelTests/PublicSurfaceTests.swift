@@ -73,9 +73,36 @@ struct PublicSurfaceTests {
         }
     }
 
+    /// The server links FoundationEssentials (and FoundationInternationalization for time zones),
+    /// never the NSString-based Foundation or FoundationNetworking with its libcurl: one import
+    /// of either in any module `herald` links would load them into every server (about 6 MiB of
+    /// its idle memory, README "Benchmarks").
+    @Test func theServerModulesLinkNeitherFoundationNorFoundationNetworking() throws {
+        let serverModules = [
+            "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldLog", "HeraldThreads", "HeraldHTTP",
+            "HeraldHTTP2", "HeraldStore", "HeraldPush", "HeraldSandbox", "HeraldServer", "herald",
+        ]
+        for module in serverModules {
+            let files = try Self.swiftFiles(module)
+            #expect(!files.isEmpty, "\(module)'s sources were not found")
+            for file in files {
+                // HeraldModel, which apps link too, imports Foundation only where FoundationEssentials
+                // is not to be had (Apple's platforms).
+                let text = file.text.replacing(
+                    #/#if canImport\(FoundationEssentials\)(?:\n[ \t]*import \w+)+\n#else\n[ \t]*import Foundation\n#endif/#,
+                    with: "")
+                let imports = text.matches(
+                    of: #/(?m)^[ \t]*(?:@\w+[ \t]+)?import[ \t]+(Foundation|FoundationNetworking)\b$/#)
+                for found in imports {
+                    Issue.record("\(module)/\(file.name) imports \(found.output.1)")
+                }
+            }
+        }
+    }
+
     @Test func theClientModulesImportNothingServerSide() throws {
         let allowed: [String: Set<String>] = [
-            "HeraldModel": ["Foundation"],
+            "HeraldModel": ["Foundation", "FoundationEssentials", "FoundationInternationalization"],
             "HeraldKit": ["Foundation", "FoundationNetworking", "Observation", "HeraldModel"],
         ]
         for (module, modules) in allowed {

@@ -23,6 +23,26 @@ struct BroadcastCLITests {
         }
     }
 
+    @Test("a publisher call the server refuses prints its status and body; an unreachable or bad --url says so")
+    func refusals() async throws {
+        let content = ["--users", "alice", "--type", "announcement.sale", "--title", "t", "--body", "b", "--no-push"]
+        try await withServer { server in
+            let refused = await CLITests.run(
+                ["broadcast"] + content + ["--url", "http://127.0.0.1:\(server.app.port)", "--api-key", "hk_nope_x"])
+            #expect(refused.status == 1)
+            let message = refused.err.joined()
+            #expect(message.contains("the server answered 401: {") && message.contains("unauthenticated"), "\(message)")
+        }
+        // Port 1 on loopback: nothing listens there, so the connection is refused.
+        let unreachable = await CLITests.run(
+            ["broadcast"] + content + ["--url", "http://127.0.0.1:1", "--api-key", "hk_a_b"])
+        #expect(unreachable.status != 0)
+        #expect(unreachable.err.joined().contains("cannot reach http://127.0.0.1:1: "), "\(unreachable.err)")
+        let bad = await CLITests.run(["broadcast"] + content + ["--url", "ftp://127.0.0.1", "--api-key", "hk_a_b"])
+        #expect(bad.status != 0)
+        #expect(bad.err.joined().contains("--url is not an http:// or https:// URL"), "\(bad.err)")
+    }
+
     @Test("herald broadcast --help, and its usage errors exit 2")
     func usage() async {
         let help = await CLITests.run(["broadcast", "--help"])

@@ -20,7 +20,7 @@ final class LibraryAnswers: Sendable {
 
     /// The status in a library log message, if it reports an answer.
     static func status(inMessage message: String) -> Int? {
-        guard let range = message.range(of: "HTTP response code is ") else { return nil }
+        guard let range = message.firstRange(of: "HTTP response code is ") else { return nil }
         let digits = message[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
         guard digits.count == 3, let status = Int(digits) else { return nil }
         return status

@@ -1,5 +1,6 @@
 import CMicroHTTPD
-import Foundation
+import FoundationEssentials
+import HeraldThreads
 import Synchronization
 
 #if canImport(Glibc)
@@ -110,10 +111,7 @@ final class StreamSockets: Sendable {
         self.wakeFD = wakeFD
         self.sendTimeout = sendTimeout
         self.logger = logger
-        let thread = Thread { [self] in self.run() }
-        thread.name = "herald-streams"
-        thread.stackSize = 256 * 1024
-        thread.start()
+        LoopThread.detach(LoopThread.start(name: "herald-streams", stackSize: 256 * 1024) { [self] in self.run() })
     }
 
     /// Open streams.

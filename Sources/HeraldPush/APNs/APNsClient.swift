@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Sends one push at a time to APNs (or the sandbox) and answers what came of it as a

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
+import HeraldModel
 
 /// A Google service account as its JSON key file gives it, with the private key parsed.
 public struct FCMServiceAccount: Sendable {
@@ -26,7 +27,7 @@ public struct FCMServiceAccount: Sendable {
     /// ``PushAuthError/invalidField`` naming the field (`type` must be `service_account`,
     /// `private_key` an RSA PKCS#8 PEM, `token_uri` an http(s) URL).
     public init(json: [UInt8]) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else {
+        guard let object = JSONValue.object(json) as? [String: Any] else {
             throw PushAuthError(.invalidField, "the service account is not a JSON object")
         }
         func field(_ name: String) throws -> String {
@@ -64,6 +65,6 @@ public struct FCMServiceAccount: Sendable {
             "private_key": try privateKey.privateKeyPEM(), "client_email": clientEmail,
             "token_uri": tokenURI.absoluteString,
         ]
-        return Array(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+        return Array(JSONValue.data(object, pretty: true) ?? Data("{}".utf8))
     }
 }

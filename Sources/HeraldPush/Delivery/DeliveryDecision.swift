@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the delivery worker records for one claimed delivery: a ``PushVerdict`` after the
 /// ``RetryPolicy`` has turned a retry into a time, or into a final failure at the attempt limit.

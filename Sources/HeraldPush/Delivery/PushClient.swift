@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// A provider client the delivery worker sends one push through (APNs, FCM): it answers what

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a failed send is tried again, and when it is given up: exponential backoff with full
 /// jitter, the provider's `Retry-After` taking precedence, and an attempt limit.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Sends batches of pushes to the Expo push service (or the sandbox) and fetches their

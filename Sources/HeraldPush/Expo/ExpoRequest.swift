@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Builds the two requests of the Expo push service: `POST /--/api/v2/push/send` with a JSON

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The error body of an FCM HTTP v1 answer, as Google's APIs write it:
 /// `{"error": {"code", "message", "status", "details": [...]}}`, where a detail of type

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Builds the FCM HTTP v1 `messages:send` request for one delivery, and refuses what FCM would

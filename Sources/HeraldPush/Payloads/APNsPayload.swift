@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// The JSON body of an APNs request: `aps` and, beside it at the top level, the push data.

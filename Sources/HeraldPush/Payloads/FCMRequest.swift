@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// The JSON body of an FCM HTTP v1 `messages:send` request.

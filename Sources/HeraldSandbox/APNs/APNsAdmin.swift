@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The admin endpoint of the APNs look-alike, beside the pushes on the same server (outside `/3/`):
 ///
@@ -34,7 +34,7 @@ struct APNsAdmin {
                 "pushType": notification.pushType, "priority": notification.priority,
                 "headers": Dictionary(notification.headers.map { ($0.name, $0.value) }) { first, _ in first },
                 "payload": notification.payloadObject,
-                "receivedAt": formatter.string(from: notification.receivedAt),
+                "receivedAt": formatter.format(notification.receivedAt),
             ]
             entry["collapseId"] = notification.collapseID
             entry["expiration"] = notification.expiration

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// A notification the APNs look-alike accepted, as it arrived.
 public struct APNsNotification: Sendable, Equatable {
@@ -22,6 +23,6 @@ public struct APNsNotification: Sendable, Equatable {
 
     /// The payload parsed, for tests and listings.
     public var payloadObject: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] ?? [:]
+        JSONValue.object(payload) as? [String: Any] ?? [:]
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// Why a push request is refused, and the `apns-id` to answer with when it was readable.
 struct APNsRefusal: Error {
@@ -78,7 +79,7 @@ struct APNsRequestReader: Sendable {
     /// The full parser's answer to what ``APNsPayloadScanner`` checks: one JSON object whose
     /// `aps` member is an object.
     static func parsesAsPushPayload(_ body: [UInt8]) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return false }
+        guard let object = JSONValue.object(body) as? [String: Any] else { return false }
         return object["aps"] is [String: Any]
     }
 

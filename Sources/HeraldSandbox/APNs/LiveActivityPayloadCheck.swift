@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// What an ActivityKit push must carry for the device to act on it, which APNs passes on
 /// unread and the device then drops without a word: the sandbox refuses it (`BadPayload`) so a
@@ -8,7 +9,7 @@ import Foundation
 /// gives its `attributes` object and an `alert` (an object with a `title` and a `body`, or text).
 enum LiveActivityPayloadCheck {
     static func isValid(_ body: [UInt8]) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+        guard let object = JSONValue.object(body) as? [String: Any],
             let aps = object["aps"] as? [String: Any]
         else { return false }
         guard isSeconds(aps["timestamp"]), let event = aps["event"] as? String,
@@ -29,15 +30,15 @@ enum LiveActivityPayloadCheck {
         }
     }
 
-    /// A whole, non-negative number (JSON `true` is not one, though Foundation would read it so).
+    /// A whole, non-negative number (JSON `true` is not one).
     private static func isSeconds(_ value: Any?) -> Bool {
-        guard let value, isNumber(value), let number = value as? Double else { return false }
-        return number >= 0 && number.rounded() == number
+        switch value {
+        case let number as Int: number >= 0
+        case let number as Double: number >= 0 && number.rounded() == number
+        default: false
+        }
     }
 
-    private static func isNumber(_ value: Any) -> Bool {
-        // Foundation reads JSON `true` as a number of type `c` (char); JSON numbers come as others.
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) != "c"
-    }
+    /// A JSON number (``JSONValue/object(_:)`` reads numbers, and only numbers, as `Int` or `Double`).
+    private static func isNumber(_ value: Any) -> Bool { value is Int || value is Double }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
 
 /// The key material of a sandbox, made on first start in its state directory and reused after:

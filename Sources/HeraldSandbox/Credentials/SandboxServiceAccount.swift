@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
+import HeraldModel
 
 /// The FCM service account of a sandbox: an RSA 2048 key with its ids, kept in its state
 /// directory as a service-account JSON file (`fcm-service-account.json`, mode 0600) that
@@ -28,7 +29,7 @@ public struct SandboxServiceAccount: Sendable {
         let path = directory + "/" + fileName
         if FileManager.default.fileExists(atPath: path) {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            guard let object = JSONValue.object(data) as? [String: Any],
                 let projectID = object["project_id"] as? String, let keyID = object["private_key_id"] as? String,
                 let pem = object["private_key"] as? String, let email = object["client_email"] as? String
             else { throw SandboxError(.credentials, "\(path) is not a service-account JSON file") }
@@ -52,7 +53,9 @@ public struct SandboxServiceAccount: Sendable {
             "private_key": try key.privateKeyPEM(), "client_email": clientEmail, "client_id": "000000000000000000000",
             "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": tokenURI,
         ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        guard let data = JSONValue.data(object, pretty: true) else {
+            throw SandboxError(.credentials, "cannot write \(path)")
+        }
         try PrivateFile.write(data, to: path)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// The admin endpoint of the Expo look-alike, beside the push API on the same server:
@@ -32,12 +32,10 @@ struct ExpoAdmin {
     private func listAccepted() -> HTTP2Response {
         let formatter = SandboxAdmin.timestampFormatter()
         let accepted: [[String: Any]] = sandbox.accepted.map { message in
-            let fields = (try? JSONEncoder().encode(message.fields)).flatMap {
-                try? JSONSerialization.jsonObject(with: $0)
-            }
+            let fields = (try? JSONEncoder().encode(message.fields)).flatMap { JSONValue.object($0) }
             return [
                 "to": message.to, "ticketId": message.ticketID, "message": fields ?? [:],
-                "receivedAt": formatter.string(from: message.receivedAt),
+                "receivedAt": formatter.format(message.receivedAt),
             ]
         }
         let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)

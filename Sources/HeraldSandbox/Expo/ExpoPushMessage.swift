@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// One notification the Expo look-alike accepted: a message for one recipient token, as it

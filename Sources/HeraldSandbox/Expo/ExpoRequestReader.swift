@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// Reads an Expo push request as strictly as the Expo push service: a JSON object or an array of

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 import Synchronization
 
 /// The Expo push service look-alike: a handler for ``HTTP2Server`` that answers
@@ -71,7 +72,7 @@ public final class ExpoSandbox: Sendable {
     /// The body, inflated when it came with `Content-Encoding: gzip` (or `deflate`), as Expo's
     /// SDKs send bodies over 1 KiB.
     private func decodedBody(_ request: HTTP2Request) throws(ExpoRequestReader.Refusal) -> [UInt8] {
-        switch request.header("content-encoding")?.lowercased().trimmingCharacters(in: .whitespaces) {
+        switch request.header("content-encoding")?.lowercased().trimming(where: \.isSpaceOrTab) {
         case nil, "identity": return request.body
         case "gzip", "x-gzip", "deflate":
             do throws(Inflater.Failure) {
@@ -207,7 +208,7 @@ public final class ExpoSandbox: Sendable {
         let object: [String: Any] = [
             "status": "error", "message": message, "details": ["error": error, "expoPushToken": token],
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = JSONValue.data(object) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 

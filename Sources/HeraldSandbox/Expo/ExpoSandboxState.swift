@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the Expo look-alike remembers: accepted notifications, receipts by ticket id, faults by
 /// push token, the size of each accepted send, answers by status. Kept behind the sandbox's one

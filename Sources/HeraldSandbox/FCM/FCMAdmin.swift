@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The admin endpoint of the FCM look-alike, beside the sends on the same server:
 ///
@@ -36,7 +36,7 @@ struct FCMAdmin {
         let accepted: [[String: Any]] = sandbox.accepted.map { message in
             [
                 "token": message.token, "name": message.name, "accessToken": message.accessToken,
-                "message": message.message, "receivedAt": formatter.string(from: message.receivedAt),
+                "message": message.message, "receivedAt": formatter.format(message.receivedAt),
             ]
         }
         let counts = SandboxAdmin.statusCounts(sandbox.statusCounts)

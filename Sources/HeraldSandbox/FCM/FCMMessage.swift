@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// A message the FCM look-alike accepted, as it arrived.
 public struct FCMAcceptedMessage: Sendable, Equatable {
@@ -14,7 +15,7 @@ public struct FCMAcceptedMessage: Sendable, Equatable {
 
     /// The `message` object of the body, for tests and listings.
     public var message: [String: Any] {
-        let root = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let root = JSONValue.object(body) as? [String: Any]
         return root?["message"] as? [String: Any] ?? [:]
     }
 }

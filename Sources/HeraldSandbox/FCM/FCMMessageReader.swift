@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// Reads and checks a `messages:send` body as FCM does: a JSON object holding `message` (and
 /// optionally `validate_only`), no unknown field at any level, exactly one target (a registration
@@ -19,7 +20,7 @@ struct FCMMessageReader: Sendable {
     }
 
     func read(_ body: [UInt8]) throws(FCMReply) -> Read {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)), let root = object as? [String: Any]
+        guard let root = JSONValue.object(body) as? [String: Any]
         else {
             throw .badRequest(field: "", "Invalid JSON payload received. Expected a JSON object.")
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// The answers of the FCM look-alike, in Google's shapes: errors as
 /// `{"error": {"code", "message", "status", "details"}}` (with an `FcmError` detail carrying FCM's
@@ -90,6 +91,6 @@ struct FCMReply: Error {
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] {
-        Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
+        Array(JSONValue.data(object) ?? Data("{}".utf8))
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
+import HeraldModel
 import Synchronization
 
 /// The OAuth2 token endpoint of the FCM look-alike (`POST /token`), as strict as Google's for a
@@ -122,7 +123,7 @@ final class FCMTokenEndpoint: Sendable {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            let decode = { (part: Substring) in part.replacingLiteral("+", with: " ").percentDecoded }
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else { return nil }
             if fields[name] == nil { fields[name] = value }
         }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP2
+import HeraldModel
 
 /// HTTP/1.1 on one sandbox connection (RFC 9112), for the clients that speak it to Google's and
 /// Expo's services (Python's `requests`, curl without `--http2`): requests parsed as strictly as
@@ -376,7 +377,7 @@ extension String {
     /// so that `1,,1` is not one length).
     fileprivate var listItems: [String] {
         split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            $0.trimming(where: \.isSpaceOrTab)
         }
     }
 }

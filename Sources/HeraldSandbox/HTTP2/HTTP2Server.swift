@@ -1,4 +1,5 @@
 import HeraldHTTP2
+import HeraldThreads
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// A certificate and its private key in PEM files: what the TLS listener presents.
 public struct TLSIdentity: Sendable, Equatable {

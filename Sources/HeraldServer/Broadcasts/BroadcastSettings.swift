@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the broadcast runner fans broadcasts out.
 public struct BroadcastSettings: Sendable, Equatable {

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
 import HeraldHTTP
+import HeraldModel
 import HeraldStore
 
 /// A console sign-in found from its cookie: the session, the key it stands for, and the CSRF
@@ -32,8 +33,8 @@ enum ConsoleSessions {
         guard let header = request.headers["Cookie"] else { return nil }
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard parts.count == 2, parts[0].trimming(where: \.isSpaceOrTab) == cookieName else { continue }
+            let value = parts[1].trimming(where: \.isSpaceOrTab)
             return value.isEmpty ? nil : value
         }
         return nil

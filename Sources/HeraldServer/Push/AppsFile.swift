@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 import HeraldPush
 
@@ -26,7 +26,7 @@ enum AppsFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw PushSettingsError("cannot read the apps file \(path): \(error.localizedDescription)")
+            throw PushSettingsError("cannot read the apps file \(path): \(FileReadError.reason(error))")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
@@ -45,7 +45,7 @@ enum AppsFile {
 
     /// The apps of the file's JSON `data`, relative paths resolved in `directory`.
     static func parse(_ data: Data, directory: String) throws -> [AppPushSettings] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let root = JSONValue.object(data) as? [String: Any] else {
             throw Problem("the file", "is not a JSON object")
         }
         try known(root, ["apps"], at: "the file")

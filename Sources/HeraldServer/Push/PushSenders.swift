@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
 import HeraldHTTP
 import HeraldModel
@@ -134,7 +134,7 @@ struct PushSenders: Sendable {
         do {
             pem = try String(contentsOfFile: settings.keyFile, encoding: .utf8)
         } catch {
-            throw PushSettingsError("cannot read the APNs key file \(settings.keyFile): \(error.localizedDescription)")
+            throw PushSettingsError("cannot read the APNs key file \(settings.keyFile): \(FileReadError.reason(error))")
         }
         do {
             let key = try SigningKey(privateKeyPEM: pem)
@@ -150,7 +150,7 @@ struct PushSenders: Sendable {
             json = try Data(contentsOf: URL(fileURLWithPath: settings.serviceAccountFile))
         } catch {
             throw PushSettingsError(
-                "cannot read the FCM service account file \(settings.serviceAccountFile): \(error.localizedDescription)"
+                "cannot read the FCM service account file \(settings.serviceAccountFile): \(FileReadError.reason(error))"
             )
         }
         do {

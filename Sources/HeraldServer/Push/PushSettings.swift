@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the server reaches APNs: token auth from a .p8 key, and where to send.
 ///

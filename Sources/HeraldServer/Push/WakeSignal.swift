@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Wakes the delivery worker: a publish that wrote delivery rows calls ``wake()``; the worker

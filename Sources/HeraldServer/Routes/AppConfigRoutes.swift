@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP
 import HeraldModel
 
@@ -79,7 +79,7 @@ struct AppConfigRoutes {
     /// `nil` without a condition (no header, or `*`); `.some(nil)` for a condition no version
     /// can meet (a weak or foreign tag); else the version named.
     static func ifVersion(_ header: String?) -> Int?? {
-        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty, header != "*" else {
+        guard let header = header?.trimming(where: \.isSpaceOrTab), !header.isEmpty, header != "*" else {
             return nil
         }
         guard header.count >= 3, header.first == "\"", header.last == "\"",

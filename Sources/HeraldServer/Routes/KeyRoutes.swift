@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP
+import HeraldModel
 import HeraldStore
 
 /// Publisher API keys over HTTP, as `herald keys` does in the shell (the console's Keys page):
@@ -28,9 +29,9 @@ struct KeyRoutes {
 
     @Sendable func create(_ request: Request, _ context: RequestContext) async throws -> Response {
         let body = try JSONBody.decode(CreateRequest.self, from: request)
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = body.name.trimmingWhitespace()
         guard (1...Self.maxNameLength).contains(name.count),
-            !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+            !name.unicodeScalars.contains(where: \.isControlOrFormat)
         else {
             throw HTTPError(
                 400, code: "invalid_name",

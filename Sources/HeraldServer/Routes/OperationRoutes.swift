@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP
 
 /// Health, readiness, metrics and the contract document.

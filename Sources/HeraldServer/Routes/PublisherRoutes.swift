@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldCrypto
 import HeraldHTTP
 import HeraldModel
@@ -83,7 +83,7 @@ struct PublisherRoutes {
     /// The request's `Idempotency-Key`, checked; `nil` without one. Broadcasts take it too.
     static func idempotencyKey(_ request: Request) throws -> String? {
         guard let raw = request.headers["Idempotency-Key"] else { return nil }
-        let key = raw.trimmingCharacters(in: .whitespaces)
+        let key = raw.trimming(where: \.isSpaceOrTab)
         guard !key.isEmpty, key.count <= maxIdempotencyKeyLength,
             key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value <= 0x7E })
         else {

@@ -1,9 +1,11 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
-/// Reads one HTTP/1.1 response as its bytes arrive, for the webhook client: the head (interim 1xx
+/// Reads one HTTP/1.1 response as its bytes arrive, for the HTTP/1.1 client: the head (interim 1xx
 /// answers skipped) within `maxHeadBytes`, then just enough of the body's framing
-/// (`Content-Length`, chunked, or up to the close) to know where it ends, dropping its bytes, until
-/// it ends or `maxBodyBytes` of it were read.
+/// (`Content-Length`, chunked, or up to the close) to know where it ends, until it ends or
+/// `maxBodyBytes` of it were read. The body's bytes are dropped (a webhook's answer), or kept in
+/// ``body`` when `keepingBody` (the command line's publisher calls).
 struct HTTP1ResponseParser {
     /// Why the bytes are not an HTTP/1.1 response.
     struct Malformed: Error, Equatable {
@@ -47,10 +49,14 @@ struct HTTP1ResponseParser {
     private var headScanned = 0
     private var bodyRead = 0
     private var chunk = ChunkState.size
+    private let keepingBody: Bool
+    /// The body's bytes read so far (without chunk framing), when kept.
+    private(set) var body: [UInt8] = []
 
-    init(maxHeadBytes: Int, maxBodyBytes: Int) {
+    init(maxHeadBytes: Int, maxBodyBytes: Int, keepingBody: Bool = false) {
         self.maxHeadBytes = maxHeadBytes
         self.maxBodyBytes = maxBodyBytes
+        self.keepingBody = keepingBody
     }
 
     /// The response ended, or its body reached the limit.
@@ -108,13 +114,13 @@ struct HTTP1ResponseParser {
             guard !name.contains(" "), !name.contains("\t") else {
                 throw Malformed(reason: "bad header name \"\(name.prefix(100))\"")
             }
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: [" ", "\t"])
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimming(where: \.isSpaceOrTab)
             switch name {
             case "content-length":
-                for item in value.split(separator: ",") { lengths.insert(item.trimmingCharacters(in: [" ", "\t"])) }
+                for item in value.split(separator: ",") { lengths.insert(item.trimming(where: \.isSpaceOrTab)) }
             case "transfer-encoding":
                 transferEncoded = true
-                let codings = value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: [" ", "\t"]) }
+                let codings = value.lowercased().split(separator: ",").map { $0.trimming(where: \.isSpaceOrTab) }
                 chunked = codings.last == "chunked"
             default: break
             }
@@ -139,12 +145,14 @@ struct HTTP1ResponseParser {
     private mutating func readBody(_ framing: Framing) throws(Malformed) -> Bool {
         switch framing {
         case .untilClose:
+            keep(pending.prefix(maxBodyBytes - bodyRead))
             bodyRead += pending.count
             pending = []
             if bodyRead >= maxBodyBytes { state = .done }
             return false
         case .length(let total):
             let taken = min(pending.count, total - bodyRead)
+            keep(pending.prefix(min(taken, maxBodyBytes - bodyRead)))
             bodyRead += taken
             pending = []
             if bodyRead >= total || bodyRead >= maxBodyBytes { state = .done }
@@ -163,6 +171,7 @@ struct HTTP1ResponseParser {
         switch chunk {
         case .data(let remaining):
             let taken = min(remaining, pending.count)
+            keep(pending.prefix(min(taken, max(0, maxBodyBytes - bodyRead))))
             pending.removeFirst(taken)
             bodyRead += taken
             chunk = remaining == taken ? .dataEnd : .data(remaining - taken)
@@ -179,7 +188,7 @@ struct HTTP1ResponseParser {
             case .size:
                 let digits =
                     line.split(separator: ";", maxSplits: 1).first.map {
-                        $0.trimmingCharacters(in: [" ", "\t"])
+                        $0.trimming(where: \.isSpaceOrTab)
                     } ?? ""
                 guard !digits.isEmpty, digits.count <= 16, let size = Int(digits, radix: 16) else {
                     throw Malformed(reason: "bad chunk size \"\(line.prefix(30))\"")
@@ -194,6 +203,11 @@ struct HTTP1ResponseParser {
             }
             return true
         }
+    }
+
+    /// Adds body bytes to ``body`` when it is kept.
+    private mutating func keep(_ bytes: ArraySlice<UInt8>) {
+        if keepingBody { body += bytes }
     }
 
     /// The index where `needle` first starts in `haystack`, looking from `from` on.

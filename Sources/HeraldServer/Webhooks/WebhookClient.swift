@@ -1,12 +1,13 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import HeraldHTTP2
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The server's one HTTP/1.1 client: a webhook attempt is one POST on one connection
-/// (`Connection: close`), over HeraldHTTP2's sockets and TLS (certificates verified against the
+/// The server's one HTTP/1.1 client: a webhook attempt (or a command line's publisher call, which
+/// keeps the answer's body) is one POST on one connection (`Connection: close`), over HeraldHTTP2's sockets and TLS (certificates verified against the
 /// system's authorities or `--webhook-ca-file`, SNI and host-name checks), every wait on the
 /// process's ``SocketReactor``, so no thread blocks on the network.
 ///
@@ -51,22 +52,35 @@ final class WebhookClient: Sendable {
     /// POSTs `body` with `headers` (besides Host, Content-Length and Connection) to `url`, within
     /// the attempt timeout.
     func post(to url: WebhookURL, headers: [(String, String)], body: [UInt8]) async -> Outcome {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.timeout * 1000))
         do throws(Failure) {
-            let addresses = try await Self.checkedAddresses(
-                of: url, allowingPrivate: settings.allowPrivateAddresses)
-            let connection = try await connect(to: addresses, url: url, deadline: deadline)
-            var head = "POST \(url.target) HTTP/1.1\r\nHost: \(url.authority)\r\n"
-            for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            try await connection.write(Array(head.utf8) + body, deadline: deadline)
-            let status = try await connection.readResponse(
-                deadline: deadline, maxBodyBytes: settings.maxResponseBytes)
-            connection.close()
-            return .answered(status: status)
+            return .answered(status: try await exchange(url, headers: headers, body: body, keepingBody: false).status)
         } catch {
             return .failed(error.message(timeout: settings.timeout))
         }
+    }
+
+    /// POSTs `body` as ``post(to:headers:body:)`` does, and answers the status with the
+    /// response's body (its first `maxResponseBytes`); a failure says why, as ``Outcome/failed(_:)``.
+    func postReadingBody(to url: WebhookURL, headers: [(String, String)], body: [UInt8]) async throws(Failure)
+        -> (status: Int, body: [UInt8])
+    {
+        try await exchange(url, headers: headers, body: body, keepingBody: true)
+    }
+
+    private func exchange(_ url: WebhookURL, headers: [(String, String)], body: [UInt8], keepingBody: Bool)
+        async throws(Failure) -> (status: Int, body: [UInt8])
+    {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.timeout * 1000))
+        let addresses = try await Self.checkedAddresses(of: url, allowingPrivate: settings.allowPrivateAddresses)
+        let connection = try await connect(to: addresses, url: url, deadline: deadline)
+        var head = "POST \(url.target) HTTP/1.1\r\nHost: \(url.authority)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        try await connection.write(Array(head.utf8) + body, deadline: deadline)
+        let answer = try await connection.readResponse(
+            deadline: deadline, maxBodyBytes: settings.maxResponseBytes, keepingBody: keepingBody)
+        connection.close()
+        return answer
     }
 
     // MARK: Addresses
@@ -251,10 +265,11 @@ private final class Connection {
     /// Reads the response head (skipping interim 1xx answers), then up to `maxBodyBytes` of its
     /// body, which is dropped; answers the status. Once the head is in, a body that breaks off
     /// or outlasts the deadline changes nothing.
-    func readResponse(deadline: ContinuousClock.Instant, maxBodyBytes: Int) async throws(WebhookClient.Failure)
-        -> Int
+    func readResponse(deadline: ContinuousClock.Instant, maxBodyBytes: Int, keepingBody: Bool)
+        async throws(WebhookClient.Failure) -> (status: Int, body: [UInt8])
     {
-        var parser = HTTP1ResponseParser(maxHeadBytes: WebhookClient.maxHeadBytes, maxBodyBytes: maxBodyBytes)
+        var parser = HTTP1ResponseParser(
+            maxHeadBytes: WebhookClient.maxHeadBytes, maxBodyBytes: maxBodyBytes, keepingBody: keepingBody)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !parser.isComplete {
             let read = buffer.withUnsafeMutableBytes { io.read(into: $0) }
@@ -269,17 +284,17 @@ private final class Connection {
                 do {
                     try await wait(writable: read == .wantsWritable, deadline: deadline)
                 } catch {
-                    if let status = parser.status { return status }
+                    if let status = parser.status, !keepingBody { return (status, []) }
                     throw error
                 }
             case .closed, .failed:
-                if let status = parser.status { return status }
+                if let status = parser.status { return (status, parser.body) }
                 throw .protocolError(
                     parser.received == 0
                         ? "the connection closed without an answer" : "the connection closed in the response head")
             }
         }
-        return parser.status ?? 0
+        return (parser.status ?? 0, parser.body)
     }
 
     /// Ends the connection (TLS `close_notify` first).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How webhooks are checked, sent and retried; every field but `isEnabled` and `wakeInterval` has a
 /// flag and an environment twin (`herald serve --help`).

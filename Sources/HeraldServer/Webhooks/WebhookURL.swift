@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +33,7 @@ struct WebhookURL: Sendable, Equatable {
                     "`url` must be printable ASCII without spaces: percent-encode the path and give the host in punycode."
             )
         }
-        guard let schemeEnd = text.range(of: "://") else {
+        guard let schemeEnd = text.firstRange(of: "://") else {
             throw Invalid(message: "`url` must be an absolute http:// or https:// URL.")
         }
         switch text[..<schemeEnd.lowerBound].lowercased() {

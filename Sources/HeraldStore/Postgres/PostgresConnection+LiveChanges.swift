@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The writer's side of live updates across processes: the NOTIFY that tells the other
 /// processes' listeners of a committed change.

@@ -1,5 +1,10 @@
 import CPostgres
-import Foundation
+import FoundationEssentials
+import HeraldModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Owns one `PGconn*`; `PQfinish` in `deinit`.
 ///
@@ -67,7 +72,7 @@ package final class PostgresConnection {
 
     private static func connectionMessage(_ connection: OpaquePointer) -> String {
         PQerrorMessage(connection).map { String(cString: $0) }?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+            .trimmingWhitespace() ?? "unknown error"
     }
 
     /// Calls `body` with a NULL-terminated C array of copies of `strings`, freed afterwards.

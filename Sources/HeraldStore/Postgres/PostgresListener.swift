@@ -1,7 +1,12 @@
 import CPostgres
-import Foundation
+import FoundationEssentials
 import HeraldLog
+import HeraldThreads
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One dedicated PostgreSQL connection in LISTEN mode on ``PostgresConnection/liveChangeChannel``,
 /// watched by a thread of its own, that reports the changes of its schema to a handler.
@@ -29,9 +34,7 @@ final class PostgresListener: Sendable {
 
     /// Starts the thread; it connects, then reports until ``stop()``.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "herald.postgres.listener"
-        thread.start()
+        LoopThread.detach(LoopThread.start(name: "herald-pglisten") { [self] in run() })
     }
 
     /// Ends the thread and its connection without waiting for them: the thread sees the

@@ -1,5 +1,6 @@
 import CPostgres
-import Foundation
+import FoundationEssentials
+import HeraldModel
 
 /// The one place libpq result statuses are checked: returns the result when the statement
 /// succeeded, otherwise frees it and throws a ``StoreError`` with the SQLSTATE, PostgreSQL's
@@ -16,7 +17,7 @@ func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: Str
         let message = PQerrorMessage(connection).map { String(cString: $0) } ?? "no result"
         throw StoreError(
             code: PQstatus(connection) == CONNECTION_BAD ? .unavailable : .postgres,
-            message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+            message: message.trimmingWhitespace(), sql: sql)
     }
     switch PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -29,7 +30,7 @@ func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: Str
         PQclear(result)
         let lost = PQstatus(connection) == CONNECTION_BAD || sqlState.map(isUnreachableState) == true
         throw StoreError(
-            code: lost ? .unavailable : .postgres, message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+            code: lost ? .unavailable : .postgres, message: message.trimmingWhitespace(),
             sql: sql, sqlState: sqlState)
     }
 }

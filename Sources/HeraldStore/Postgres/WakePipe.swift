@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A pipe that wakes the listener's thread out of `poll` (to stop it) and lets it wait for a
 /// socket or a delay at once.

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Owns one `sqlite3*` handle and its prepared-statement cache; closes both in `deinit`.
 ///

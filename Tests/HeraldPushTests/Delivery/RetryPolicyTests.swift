@@ -1,6 +1,7 @@
 import Foundation
-import HeraldPush
 import Testing
+
+@testable import HeraldPush
 
 /// A seeded generator (SplitMix64), so that jitter is random yet repeatable.
 struct SeededRandom: RandomNumberGenerator {
@@ -95,5 +96,40 @@ struct RetryPolicyTests {
         #expect(
             policy.decide(.pruned(reason: "Unregistered"), attempt: 1, now: now, using: &random)
                 == .pruned(reason: "Unregistered"))
+    }
+}
+
+@Suite("Retry-After HTTP dates")
+struct RetryAfterDateTests {
+    @Test("an IMF-fixdate reads as the instant it names, as Foundation's formatter read it")
+    func imfFixdate() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        var random = SeededRandom(state: 17)
+        for _ in 0..<2_000 {
+            let date = Date(
+                timeIntervalSince1970: TimeInterval(Int64.random(in: -2_208_988_800...7_258_118_400, using: &random)))
+            let text = formatter.string(from: date)
+            #expect(RetryAfter.httpDate(text) == date, "\(text)")
+        }
+        for leap in ["Thu, 29 Feb 2024 23:59:59 GMT", "Tue, 29 Feb 2000 00:00:00 GMT"] {
+            #expect(RetryAfter.httpDate(leap) == formatter.date(from: leap), "\(leap)")
+        }
+    }
+
+    @Test(
+        "anything else is not a date",
+        arguments: [
+            "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 nov 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 31 Apr 2025 10:00:00 GMT", "Sat, 29 Feb 2025 10:00:00 GMT", "Mon, 01 Mar 1900 24:00:00 GMT",
+            "Mon, 01 Mar 2027 10:60:00 GMT", "Mon, 00 Mar 2027 10:00:00 GMT", "Mon, 01 Mar 2027 10:00:00 GMT ",
+            "Mon, 01 Mar 2O27 10:00:00 GMT", "Mon, 01 Mar 2027 10:00:+1 GMT",
+        ])
+    func notDates(_ text: String) {
+        #expect(RetryAfter.httpDate(text) == nil)
     }
 }

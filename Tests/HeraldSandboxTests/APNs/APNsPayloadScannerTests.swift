@@ -5,8 +5,10 @@ import Testing
 
 /// The payload scanner against the full parser it replaces: the same answer for every body the
 /// scanner decides, across hand-written edge cases and every one-byte change of real payloads,
-/// but one. Foundation's parser takes a trailing comma (`{"aps":{},}`), which RFC 8259 and so
-/// the scanner refuse.
+/// but two. The full parser (`JSONDecoder`) would take a trailing comma (`{"aps":{},}`), which RFC
+/// 8259 and so the scanner refuse; and of a key given twice it keeps the first, where the scanner
+/// keeps the last, as Foundation's `JSONSerialization` did (``verdicts()`` pins the scanner's
+/// answers for both orders).
 @Suite("APNs payload scanner")
 struct APNsPayloadScannerTests {
     private static let payloads = [
@@ -31,11 +33,17 @@ struct APNsPayloadScannerTests {
 
     private static func check(_ body: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let scanned = APNsPayloadScanner.isPushPayload(body) else { return false }
+        guard !hasApsTwice(body) else { return true }
         let parsed = APNsRequestReader.parsesAsPushPayload(body) && !hasTrailingComma(body)
         #expect(
             scanned == parsed, "scanner \(scanned), parser \(parsed): \(String(decoding: body, as: UTF8.self))",
             sourceLocation: sourceLocation)
         return true
+    }
+
+    /// Whether `"aps"` appears twice: the parsers keep different ones of the two.
+    private static func hasApsTwice(_ body: [UInt8]) -> Bool {
+        String(decoding: body, as: UTF8.self).ranges(of: #""aps""#).count > 1
     }
 
     /// Whether a `,` outside every string is followed by `}` or `]` (whitespace between).

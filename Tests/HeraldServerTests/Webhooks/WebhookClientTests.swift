@@ -129,6 +129,29 @@ struct WebhookClientTests {
             maxBody: 32)
         #expect(cappedChunks.isComplete)
 
+        // Kept (the command line's publisher calls): the body's bytes without chunk framing, up to the limit.
+        func kept(_ text: String, maxBody: Int = 1_024, split: Int = 1) throws -> String {
+            var parser = HTTP1ResponseParser(maxHeadBytes: 1_024, maxBodyBytes: maxBody, keepingBody: true)
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count, by: split) where !parser.isComplete {
+                try parser.consume(bytes[start..<min(start + split, bytes.count)])
+            }
+            return String(decoding: parser.body, as: UTF8.self)
+        }
+        #expect(try kept("HTTP/1.1 202 Accepted\r\nContent-Length: 5\r\n\r\nhelloXYZ", split: 3) == "hello")
+        #expect(
+            try kept(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\nA\r\n0123456789\r\n0\r\n\r\n",
+                split: 2) == "hello0123456789")
+        #expect(try kept("HTTP/1.0 500 Oops\r\n\r\nsome body") == "some body")
+        #expect(
+            try kept("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + String(repeating: "x", count: 64), maxBody: 32)
+                == String(repeating: "x", count: 32))
+        #expect(
+            try kept("HTTP/1.0 200 OK\r\n\r\n" + String(repeating: "y", count: 64), maxBody: 10, split: 7)
+                == "yyyyyyyyyy")
+        #expect(try parse("HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\nhello").body.isEmpty, "dropped unless kept")
+
         for (bad, reason) in [
             ("HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 2_000) + "\r\n\r\n", "over 1024 bytes"),
             ("HTTP/2 200\r\n\r\n", "bad status line"), ("HTTP/1.1 2000 OK\r\n\r\n", "bad status line"),

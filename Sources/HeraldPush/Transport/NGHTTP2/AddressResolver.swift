@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import HeraldHTTP2
 
 /// Host names to addresses with `getaddrinfo`, which blocks: lookups run on Dispatch's pool, never

@@ -1,4 +1,5 @@
 import HeraldHTTP2
+import HeraldThreads
 
 /// The nghttp2 engine of `HTTP2Client`: libnghttp2 client sessions and OpenSSL over
 /// non-blocking sockets, driven by one epoll thread of its own (``ClientLoop``).

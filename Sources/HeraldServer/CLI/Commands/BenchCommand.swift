@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 import HeraldStore
 
@@ -28,7 +28,8 @@ struct BenchCommand {
             guard let output = args.value("output") else { throw CLIError("--output FILE is required") }
             let minter = try await StoreAccess(args).userTokens(secret: args.value("user-token-secret"))
             let tokens = try (0..<users).map { try minter.mint(Self.userID($0), ttl: 86_400) }
-            try tokens.joined(separator: "\n").appending("\n").write(toFile: output, atomically: true, encoding: .utf8)
+            try Data((tokens.joined(separator: "\n") + "\n").utf8).write(
+                to: URL(fileURLWithPath: output), options: .atomic)
             cli.out("wrote \(users) user tokens to \(output)")
         case "sanitize":
             BenchSanitize(out: cli.out).run(repeats: try args.int("repeat", default: 3, range: 1...100))

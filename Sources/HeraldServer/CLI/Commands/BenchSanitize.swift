@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 import HeraldServerModel
 
@@ -55,7 +55,7 @@ struct BenchSanitize {
                 outputBytes = output.utf8.count
             }
             out(
-                "sanitize: \(input.name): \(String(format: "%.2f", best.inSeconds * 1e3)) ms "
+                "sanitize: \(input.name): \((best.inSeconds * 1e3).formatted(.number.precision(.fractionLength(2)).grouping(.never))) ms "
                     + "(\(input.html.utf8.count) bytes in, \(outputBytes) out)")
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeraldModel
 import HeraldStore
 
 /// `herald keys create|list|revoke`: publisher API keys, in the store alone.
@@ -45,7 +46,7 @@ struct KeysCommand {
             }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            let padded = (0..<3).map { row[$0].padded(to: widths[$0]) }
             cli.out((padded + [row[3]]).joined(separator: "  "))
         }
         return 0

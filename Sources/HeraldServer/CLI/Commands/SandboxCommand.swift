@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP
+import HeraldModel
 import HeraldSandbox
 
 /// `herald sandbox`: the APNs, FCM and Expo look-alikes over TLS (HTTP/2) on loopback, with
@@ -153,6 +154,6 @@ struct SandboxCommand {
             # Use: set -a; . \(credentials.directory)/herald.env; set +a; herald serve
 
             """
-        return header + settings.map { "\($0.0)='\($0.1.replacingOccurrences(of: "'", with: #"'\''"#))'\n" }.joined()
+        return header + settings.map { "\($0.0)='\($0.1.replacingLiteral("'", with: #"'\''"#))'\n" }.joined()
     }
 }

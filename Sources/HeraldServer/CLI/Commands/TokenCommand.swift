@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldModel
 
 /// `herald token`: mints a user token with the server's secret. It opens only the store (where

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldHTTP
 
 /// The flags of one command line, parsed against the command's table (``Option``):

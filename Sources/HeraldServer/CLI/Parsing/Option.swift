@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// One flag of a command: the single source of how it parses, which environment variable is its
 /// twin and what `--help` says about it, so the help cannot name a flag or twin the parser does
 /// not know.
@@ -36,7 +38,7 @@ struct Option: Sendable {
         self.name = name
         self.placeholder = placeholder
         switch twin {
-        case .standard: self.twin = "HERALD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        case .standard: self.twin = "HERALD_" + name.uppercased().replacingLiteral("-", with: "_")
         case .named(let variable): self.twin = variable
         case .none: self.twin = nil
         }
@@ -51,7 +53,7 @@ struct Option: Sendable {
 
     /// The help text with the twin in brackets.
     var renderedHelp: String {
-        help.replacingOccurrences(of: "{twin}", with: twin.map { "[\($0)]" } ?? "")
+        help.replacingLiteral("{twin}", with: twin.map { "[\($0)]" } ?? "")
     }
 }
 

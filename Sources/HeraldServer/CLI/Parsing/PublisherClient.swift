@@ -1,9 +1,5 @@
-import Foundation
+import FoundationEssentials
 import HeraldStore
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// What `send` and `broadcast` share: a running server's publisher API at `--url`, called with
 /// `--api-key` (or a key created in the database under the command's name), answering 202.
@@ -18,6 +14,11 @@ struct PublisherClient {
     let base: String
     let apiKey: String
 
+    /// How long a call may take, from the lookup to the answer's end.
+    static let timeout: TimeInterval = 60
+    /// The most of an answer read: a publish's answer names each recipient's notification id.
+    static let maxResponseBytes = 64 * 1024 * 1024
+
     /// The server and key `args` name; without a key, one named `keyName` is created in the store.
     init(_ args: Arguments, keyName: String) async throws {
         if let configured = args.value("api-key") {
@@ -31,15 +32,26 @@ struct PublisherClient {
     /// POSTs `body` as JSON to `path`; prints a 202's body, or the status and body of anything
     /// else as an error (exit 1).
     func post(_ path: String, _ body: some Encodable, cli: HeraldCLI) async throws -> Int32 {
-        guard let url = URL(string: base + path) else { throw CLIError("--url is not a URL") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(body)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let text = String(decoding: data, as: UTF8.self)
+        let url: WebhookURL
+        do {
+            url = try WebhookURL(base + path)
+        } catch {
+            throw CLIError("--url is not an http:// or https:// URL: \(error.message)")
+        }
+        var settings = WebhookSettings()
+        settings.allowPrivateAddresses = true
+        settings.timeout = Self.timeout
+        settings.maxResponseBytes = Self.maxResponseBytes
+        let answer: (status: Int, body: [UInt8])
+        do {
+            answer = try await WebhookClient(settings: settings).postReadingBody(
+                to: url, headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")],
+                body: Array(try JSONEncoder().encode(body)))
+        } catch let failure as WebhookClient.Failure {
+            throw CLIError("cannot reach \(base): \(failure.message(timeout: settings.timeout))")
+        }
+        let status = answer.status
+        let text = String(decoding: answer.body, as: UTF8.self)
         guard status == 202 else {
             cli.err("herald: the server answered \(status): \(text)")
             return 1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HeraldStore
 
 /// The store of `--database`, for the commands that need nothing else of the server (`keys`,

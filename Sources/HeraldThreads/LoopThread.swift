@@ -1,11 +1,13 @@
-import CNGHTTP2
+import CThreads
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Starts and joins the event-loop threads, each named (the sandbox's `h2-PORT-N`, which tests
-/// count; the push client's `herald-h2c`) for profiles and `top -H`.
+/// Starts and joins the threads Herald runs loops on, each named (the sandbox's `h2-PORT-N`, which
+/// tests count; the push client's `herald-h2c`, the streams' `herald-streams`, PostgreSQL's
+/// listener) for profiles and `top -H`. The one way the server makes a thread of its own: the
+/// server does not link Foundation, whose `Thread` this replaces.
 package enum LoopThread {
     private final class Body {
         let name: String
@@ -16,12 +18,19 @@ package enum LoopThread {
         }
     }
 
-    /// Runs `run` on a new thread; a system out of threads is a failure of the process.
-    package static func start(name: String, _ run: sending @escaping () -> Void) -> pthread_t {
+    /// Runs `run` on a new thread, with a stack of `stackSize` bytes when given (the system's
+    /// default otherwise); a system out of threads is a failure of the process.
+    package static func start(name: String, stackSize: Int? = nil, _ run: sending @escaping () -> Void) -> pthread_t {
         let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
         var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        precondition(pthread_attr_init(&attributes) == 0, "pthread_attr_init failed")
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackSize {
+            precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0, "bad stack size \(stackSize)")
+        }
         let result = pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { raw in
                 guard let raw else { return nil }
                 let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
