@@ -33,7 +33,7 @@ let package = Package(
         // The named threads the server runs its loops on (event loops, streams, listeners).
         .target(name: "HeraldThreads", dependencies: ["CThreads"]),
         // HTTP server over libmicrohttpd: transport, router, SSE, limits, graceful stop.
-        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog", "HeraldThreads"]),
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "HeraldLog", "HeraldModel", "HeraldThreads"]),
         // What every test target shares: temporary directories removed after use, `eventually`.
         .target(name: "HeraldTestSupport"),
         // Loopback HTTP/1.1 client for tests (plain sockets on HeraldHTTP2's socket reactor, SSE
@@ -85,7 +85,8 @@ let package = Package(
         .target(
             name: "HeraldSandbox",
             dependencies: [
-                "CNGHTTP2", "COpenSSL", "CZlib", "HeraldLog", "HeraldModel", "HeraldCrypto", "HeraldHTTP2",
+                "CNGHTTP2", "COpenSSL", "CZlib", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldCrypto",
+                "HeraldHTTP2",
                 "HeraldThreads",
             ]),
         .executableTarget(name: "herald", dependencies: ["HeraldServer"]),

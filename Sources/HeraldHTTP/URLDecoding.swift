@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Percent-decoding of request targets, shared by the transport and the in-process client
 /// so both see exactly the same `Request`.
 enum URLDecoding {
@@ -42,42 +44,6 @@ enum URLDecoding {
     }
 
     static func percentDecode<S: StringProtocol>(_ raw: S, plusIsSpace: Bool) -> String {
-        let utf8 = raw.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(raw)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                let first = utf8.index(after: index)
-                if first != utf8.endIndex {
-                    let second = utf8.index(after: first)
-                    if second != utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) {
-                        bytes.append(high << 4 | low)
-                        index = utf8.index(after: second)
-                        continue
-                    }
-                }
-                bytes.append(byte)
-            } else if plusIsSpace && byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else {
-                bytes.append(byte)
-            }
-            index = utf8.index(after: index)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        raw.percentDecodedLeniently(plusIsSpace: plusIsSpace)
     }
 }

@@ -26,7 +26,7 @@ package enum InAppPath {
 
     /// Whether a segment of `link` (decoded) is `..`.
     private static func climbs(_ link: String) -> Bool {
-        let decoded = link.percentDecoded ?? link
+        let decoded = link.percentDecodedLeniently()
         return decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" || $0 == "?" || $0 == "#" })
             .contains("..")
     }

@@ -43,63 +43,41 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 }
 
-/// JSON read into and written from Swift's own types (`[String: Any]`, `[Any]`, `String`, `Bool`,
-/// `Int`, `Double`, and ``JSONValue/null`` for `null`), for code that walks a document whose shape
-/// it checks field by field (the sandbox's provider checks, credential and apps files). Parsed
-/// with `JSONDecoder` through ``JSONValue``: the server links FoundationEssentials, which has no
-/// `JSONSerialization`. A whole number that an `Int` holds reads as an `Int`, any other number as
-/// a `Double`, and `true` is never a number. Of a key given twice, the decoder keeps the first.
+/// JSON read into Swift's own types (`[String: Any]`, `[Any]`, `String`, `Bool`, `Int`, `Double`,
+/// and ``JSONValue/null`` for `null`), for code that walks a document whose shape it checks field
+/// by field (the sandbox's provider checks, the credential and apps files). Parsed with
+/// `JSONDecoder`: the server links FoundationEssentials, which has no `JSONSerialization`. A
+/// number an `Int` holds exactly reads as that `Int` (every digit of `9007199254740993`), any
+/// other as a `Double`; `true` is never a number. Of a key given twice, the decoder keeps the
+/// first, and it takes a trailing comma (`[1,]`), as `JSONSerialization` did. HeraldServerModel's
+/// `JSONWriter.any(_:)` writes such values back.
 extension JSONValue {
     /// The document in `bytes` as Swift values, or nil when it is not JSON.
     package static func object(_ bytes: some Collection<UInt8>) -> Any? {
-        (try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)))?.anyValue
+        (try? JSONDecoder().decode(Tree.self, from: Data(bytes)))?.value
     }
 
-    /// The value as Swift values (`null` stays ``JSONValue/null``).
-    package var anyValue: Any {
-        switch self {
-        case .null: JSONValue.null
-        case .bool(let value): value
-        case .number(let value): Int(exactly: value) ?? value
-        case .string(let value): value
-        case .array(let values): values.map(\.anyValue)
-        case .object(let members): members.mapValues(\.anyValue)
-        }
-    }
+    /// One JSON value as it decodes into Swift's types.
+    private struct Tree: Decodable {
+        let value: Any
 
-    /// Swift values as JSON: strings, booleans, numbers (any integer or floating-point type),
-    /// arrays, string-keyed dictionaries and JSON values; nil for anything else.
-    package init?(any value: Any) {
-        switch value {
-        case let value as JSONValue: self = value
-        case let value as String: self = .string(value)
-        case let value as Bool: self = .bool(value)
-        case let value as any BinaryInteger: self = .number(Double(value))
-        case let value as any BinaryFloatingPoint: self = .number(Double(value))
-        case let values as [Any]:
-            var array: [JSONValue] = []
-            for item in values {
-                guard let item = JSONValue(any: item) else { return nil }
-                array.append(item)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                value = JSONValue.null
+            } else if let flag = try? container.decode(Bool.self) {
+                value = flag
+            } else if let integer = try? container.decode(Int.self) {
+                value = integer
+            } else if let number = try? container.decode(Double.self) {
+                value = Int(exactly: number) ?? number
+            } else if let text = try? container.decode(String.self) {
+                value = text
+            } else if let items = try? container.decode([Tree].self) {
+                value = items.map(\.value)
+            } else {
+                value = try container.decode([String: Tree].self).mapValues(\.value)
             }
-            self = .array(array)
-        case let members as [String: Any]:
-            var object: [String: JSONValue] = [:]
-            for (key, item) in members {
-                guard let item = JSONValue(any: item) else { return nil }
-                object[key] = item
-            }
-            self = .object(object)
-        default: return nil
         }
-    }
-
-    /// Swift values written as JSON, keys sorted (and indented when `pretty`); nil when `value`
-    /// holds something JSON cannot.
-    package static func data(_ value: Any, pretty: Bool = false) -> Data? {
-        guard let json = JSONValue(any: value) else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
-        return try? encoder.encode(json)
     }
 }

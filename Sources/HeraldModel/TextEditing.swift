@@ -37,23 +37,64 @@ extension StringProtocol {
     }
 
     /// The text with each `%XX` decoded, or nil when a `%` is not followed by two hex digits or
-    /// the bytes are not UTF-8, as `removingPercentEncoding`.
-    package var percentDecoded: String? {
+    /// the bytes are not UTF-8, as `removingPercentEncoding`; `plusIsSpace` reads `+` as a space
+    /// first, as a form body means it.
+    package func percentDecoded(plusIsSpace: Bool = false) -> String? {
+        let (bytes, clean) = percentDecodedBytes(plusIsSpace: plusIsSpace)
+        return clean ? String(validating: bytes, as: UTF8.self) : nil
+    }
+
+    /// The text with each well-formed `%XX` decoded and any other `%` kept, bytes that are not
+    /// UTF-8 read as U+FFFD: what a lenient reader (a router, a browser) makes of it. The
+    /// request targets of the HTTP server are decoded so, and so are links checked for a `..`.
+    package func percentDecodedLeniently(plusIsSpace: Bool = false) -> String {
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(self)
+        }
+        return String(decoding: percentDecodedBytes(plusIsSpace: plusIsSpace).bytes, as: UTF8.self)
+    }
+
+    /// The bytes with every well-formed `%XX` decoded, and whether every `%` was one.
+    private func percentDecodedBytes(plusIsSpace: Bool) -> (bytes: [UInt8], clean: Bool) {
+        let utf8 = Array(utf8)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
+        var clean = true
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                if let decoded = Self.hexPair(utf8, at: index + 1) {
+                    out.append(decoded)
+                    index += 3
+                    continue
+                }
+                clean = false
                 out.append(byte)
-                continue
+            } else if plusIsSpace && byte == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else {
+                out.append(byte)
             }
-            guard let high = iterator.next(), let low = iterator.next(),
-                Character(Unicode.Scalar(high)).isHexDigit, Character(Unicode.Scalar(low)).isHexDigit,
-                let decoded = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            out.append(decoded)
+            index += 1
         }
-        return String(validating: out, as: UTF8.self)
+        return (out, clean)
+    }
+
+    /// The byte two hex digits at `index` spell, nil when there are not two.
+    private static func hexPair(_ bytes: [UInt8], at index: Int) -> UInt8? {
+        guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
+        else { return nil }
+        return high << 4 | low
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldModel
+import HeraldServerModel
 
 /// What the look-alikes' admin endpoints (`/admin/apns/`, `/admin/fcm/`, `/admin/expo/`) share:
 /// error answers, timestamps, and the body of `POST …/faults`.
@@ -70,7 +71,7 @@ struct AdminFaultRequest {
 extension HTTP2Response {
     /// `object` as a JSON answer (sorted keys) with `status`.
     static func json(_ status: Int, _ object: [String: Any]) -> HTTP2Response {
-        let body = JSONValue.data(object) ?? Data("{}".utf8)
+        let body = JSONWriter.data(object) ?? Array("{}".utf8)
         return HTTP2Response(
             status: status, headers: [HTTP2Header("content-type", "application/json; charset=utf-8")],
             body: Array(body))

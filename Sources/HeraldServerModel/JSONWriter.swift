@@ -96,6 +96,76 @@ public struct JSONWriter: Sendable {
         if let value { date(value) } else { raw("null") }
     }
 
+    /// `value` as JSON, keys sorted; a whole number within 2^53 without a fraction (`3`, not
+    /// `3.0`), so an `Int` of an app's `Codable` type decodes it.
+    public mutating func json(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): bool(flag)
+        case .string(let text): string(text)
+        case .number(let number):
+            if number.rounded() == number, abs(number) <= 9_007_199_254_740_992 {
+                int(Int64(number))
+            } else {
+                double(number)
+            }
+        case .array(let items):
+            raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { raw(",") }
+                json(item)
+            }
+            raw("]")
+        case .object(let members):
+            raw("{")
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { raw(",") }
+                string(key)
+                raw(":")
+                if let member = members[key] { json(member) }
+            }
+            raw("}")
+        }
+    }
+
+    /// Swift values as JSON, keys sorted: strings, booleans, integers of any width (every digit),
+    /// floating-point numbers, arrays, string-keyed dictionaries and ``JSONValue``s, as
+    /// `JSONValue.object` reads them. False, having written part of it, for anything else: the
+    /// caller discards the writer.
+    public mutating func any(_ value: Any) -> Bool {
+        switch value {
+        case let value as JSONValue: json(value)
+        case let value as String: string(value)
+        case let value as Bool: bool(value)
+        case let value as any BinaryInteger: int(value)
+        case let value as any BinaryFloatingPoint: double(Double(value))
+        case let items as [Any]:
+            raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { raw(",") }
+                guard any(item) else { return false }
+            }
+            raw("]")
+        case let members as [String: Any]:
+            raw("{")
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { raw(",") }
+                string(key)
+                raw(":")
+                guard let member = members[key], any(member) else { return false }
+            }
+            raw("}")
+        default: return false
+        }
+        return true
+    }
+
+    /// Swift values as JSON (``any(_:)``), or nil when they hold something JSON cannot.
+    public static func data(_ value: Any) -> [UInt8]? {
+        var writer = JSONWriter()
+        return writer.any(value) ? writer.bytes : nil
+    }
+
     /// An object of strings, keys in code-unit order (as `.sortedKeys`).
     public mutating func stringMap(_ map: [String: String]) {
         bytes.append(UInt8(ascii: "{"))
@@ -182,7 +252,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -192,5 +262,16 @@ public struct JSONWriter: Sendable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// A proleptic Gregorian date to days since 1970-01-01, the inverse of ``civil(fromDays:)``
+    /// (Howard Hinnant's `days_from_civil`; month 1–12).
+    package static func days(fromCivil date: (year: Int64, month: Int64, day: Int64)) -> Int64 {
+        let year = date.month <= 2 ? date.year - 1 : date.year
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (date.month > 2 ? date.month - 3 : date.month + 9) + 2) / 5 + date.day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }

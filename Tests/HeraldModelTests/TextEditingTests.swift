@@ -53,8 +53,21 @@ struct TextEditingTests {
     @Test("percent decoding: two hex digits after every %, UTF-8 after decoding, or nil")
     func percentDecoding() {
         for text in ["", "a", "%2E%2e", "%2", "%G1", "%", "100%", "%C3%A9", "%C3", "%FF", "a+b", "%00", "é%20"] {
-            #expect(text.percentDecoded == text.removingPercentEncoding, "\(text)")
+            #expect(text.percentDecoded() == text.removingPercentEncoding, "\(text)")
+            #expect(
+                text.percentDecoded(plusIsSpace: true)
+                    == text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding)
         }
+    }
+
+    @Test("lenient percent decoding keeps a % that starts no escape and reads bytes that are not UTF-8 as U+FFFD")
+    func lenientPercentDecoding() {
+        #expect("/a/%2e%2e/%zz".percentDecodedLeniently() == "/a/../%zz")
+        #expect("/%2E%2e/%FF".percentDecodedLeniently() == "/../\u{FFFD}")
+        #expect("a+b%2B%".percentDecodedLeniently(plusIsSpace: true) == "a b+%")
+        #expect("plain".percentDecodedLeniently() == "plain")
+        #expect(InAppPath.isSafe("/orders/%2e%2e/admin/%zz") == false, "a bad escape elsewhere hides no ..")
+        #expect(InAppPath.isSafe("/orders/%41/x") == true)
     }
 
     @Test("padding to a column's width leaves longer text whole")

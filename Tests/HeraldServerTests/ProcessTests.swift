@@ -7,6 +7,16 @@ import Testing
 /// which never blocks a Swift concurrency thread).
 @Suite("herald process", .serialized)
 struct ProcessTests {
+    @Test("the executable loads neither Foundation nor FoundationNetworking (nor libcurl through it)")
+    func linkedLibraries() async throws {
+        let linked = try await ChildProcess.run("/usr/bin/ldd", [HeraldExecutable.url.path])
+        #expect(linked.exit == .exited(0), "\(linked.stderr)")
+        #expect(linked.stdout.contains("libFoundationEssentials.so"), "\(linked.stdout)")
+        for library in ["libFoundation.so", "libFoundationNetworking.so", "libFoundationXML.so", "libcurl"] {
+            #expect(!linked.stdout.contains(library), "\(library) is linked:\n\(linked.stdout)")
+        }
+    }
+
     @Test(
         "SIGTERM and SIGINT stop the server cleanly: it drains, exits 0 and stops listening",
         arguments: [SIGTERM, SIGINT])

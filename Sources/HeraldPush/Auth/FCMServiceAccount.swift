@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HeraldCrypto
 import HeraldModel
+import HeraldServerModel
 
 /// A Google service account as its JSON key file gives it, with the private key parsed.
 public struct FCMServiceAccount: Sendable {
@@ -65,6 +66,8 @@ public struct FCMServiceAccount: Sendable {
             "private_key": try privateKey.privateKeyPEM(), "client_email": clientEmail,
             "token_uri": tokenURI.absoluteString,
         ]
-        return Array(JSONValue.data(object, pretty: true) ?? Data("{}".utf8))
+        var writer = JSONWriter()
+        writer.stringMap(object)
+        return writer.bytes
     }
 }

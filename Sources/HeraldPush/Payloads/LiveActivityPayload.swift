@@ -39,7 +39,7 @@ public struct LiveActivityPayload: Sendable, Equatable {
         writer.raw(#","event":"#)
         writer.string(content.event.rawValue)
         writer.raw(#","content-state":"#)
-        Self.write(.object(content.contentState), to: &writer)
+        writer.json(.object(content.contentState))
         if let staleDate = content.staleDate {
             writer.raw(#","stale-date":"#)
             writer.int(Self.seconds(staleDate))
@@ -56,7 +56,7 @@ public struct LiveActivityPayload: Sendable, Equatable {
             writer.raw(#","attributes-type":"#)
             writer.string(content.attributesType ?? "")
             writer.raw(#","attributes":"#)
-            Self.write(.object(content.attributes ?? [:]), to: &writer)
+            writer.json(.object(content.attributes ?? [:]))
             writer.raw(#","input-push-token":1"#)
         }
         if let alert = content.alert {
@@ -79,35 +79,4 @@ public struct LiveActivityPayload: Sendable, Equatable {
         Int64(date.timeIntervalSince1970.rounded(.down))
     }
 
-    /// `value` as JSON, keys sorted; a whole number within 2^53 without a fraction (`3`, not `3.0`),
-    /// so an `Int` of the app's `ContentState` decodes it.
-    static func write(_ value: JSONValue, to writer: inout JSONWriter) {
-        switch value {
-        case .null: writer.raw("null")
-        case .bool(let flag): writer.bool(flag)
-        case .string(let text): writer.string(text)
-        case .number(let number):
-            if number.rounded() == number, abs(number) <= 9_007_199_254_740_992 {
-                writer.int(Int64(number))
-            } else {
-                writer.double(number)
-            }
-        case .array(let items):
-            writer.raw("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { writer.raw(",") }
-                write(item, to: &writer)
-            }
-            writer.raw("]")
-        case .object(let members):
-            writer.raw("{")
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { writer.raw(",") }
-                writer.string(key)
-                writer.raw(":")
-                if let member = members[key] { write(member, to: &writer) }
-            }
-            writer.raw("}")
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HeraldCrypto
 import HeraldModel
+import HeraldServerModel
 
 /// The FCM service account of a sandbox: an RSA 2048 key with its ids, kept in its state
 /// directory as a service-account JSON file (`fcm-service-account.json`, mode 0600) that
@@ -53,9 +54,8 @@ public struct SandboxServiceAccount: Sendable {
             "private_key": try key.privateKeyPEM(), "client_email": clientEmail, "client_id": "000000000000000000000",
             "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": tokenURI,
         ]
-        guard let data = JSONValue.data(object, pretty: true) else {
-            throw SandboxError(.credentials, "cannot write \(path)")
-        }
-        try PrivateFile.write(data, to: path)
+        var writer = JSONWriter()
+        writer.stringMap(object)
+        try PrivateFile.write(Data(writer.bytes), to: path)
     }
 }

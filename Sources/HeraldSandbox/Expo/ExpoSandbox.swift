@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldModel
+import HeraldServerModel
 import Synchronization
 
 /// The Expo push service look-alike: a handler for ``HTTP2Server`` that answers
@@ -208,8 +209,7 @@ public final class ExpoSandbox: Sendable {
         let object: [String: Any] = [
             "status": "error", "message": message, "details": ["error": error, "expoPushToken": token],
         ]
-        let data = JSONValue.data(object) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: JSONWriter.data(object) ?? Array("{}".utf8), as: UTF8.self)
     }
 
     private func refuse(_ status: Int, _ code: String, _ message: String, extra: [HTTP2Header] = []) -> HTTP2Response {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldModel
+import HeraldServerModel
 
 /// The answers of the FCM look-alike, in Google's shapes: errors as
 /// `{"error": {"code", "message", "status", "details"}}` (with an `FcmError` detail carrying FCM's
@@ -91,6 +92,6 @@ struct FCMReply: Error {
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] {
-        Array(JSONValue.data(object) ?? Data("{}".utf8))
+        JSONWriter.data(object) ?? Array("{}".utf8)
     }
 }

@@ -123,7 +123,7 @@ final class FCMTokenEndpoint: Sendable {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in part.replacingLiteral("+", with: " ").percentDecoded }
+            let decode = { (part: Substring) in part.percentDecoded(plusIsSpace: true) }
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else { return nil }
             if fields[name] == nil { fields[name] = value }
         }

@@ -4,8 +4,9 @@ import HeraldModel
 /// Reads one HTTP/1.1 response as its bytes arrive, for the HTTP/1.1 client: the head (interim 1xx
 /// answers skipped) within `maxHeadBytes`, then just enough of the body's framing
 /// (`Content-Length`, chunked, or up to the close) to know where it ends, until it ends or
-/// `maxBodyBytes` of it were read. The body's bytes are dropped (a webhook's answer), or kept in
-/// ``body`` when `keepingBody` (the command line's publisher calls).
+/// `maxBodyBytes` of it were read (a chunked body's framing counts). The body's bytes are dropped
+/// (a webhook's answer), or kept in ``body`` when `keepingBody` (the command line's publisher
+/// calls), which then checks ``truncated`` and ``endsAtClose``.
 struct HTTP1ResponseParser {
     /// Why the bytes are not an HTTP/1.1 response.
     struct Malformed: Error, Equatable {
@@ -52,6 +53,11 @@ struct HTTP1ResponseParser {
     private let keepingBody: Bool
     /// The body's bytes read so far (without chunk framing), when kept.
     private(set) var body: [UInt8] = []
+    /// The read stopped at `maxBodyBytes` before the body's end.
+    private(set) var truncated = false
+
+    /// The body ends where the connection closes (no length, not chunked): a close ends it whole.
+    var endsAtClose: Bool { state == .body(.untilClose) }
 
     init(maxHeadBytes: Int, maxBodyBytes: Int, keepingBody: Bool = false) {
         self.maxHeadBytes = maxHeadBytes
@@ -148,14 +154,20 @@ struct HTTP1ResponseParser {
             keep(pending.prefix(maxBodyBytes - bodyRead))
             bodyRead += pending.count
             pending = []
-            if bodyRead >= maxBodyBytes { state = .done }
+            if bodyRead >= maxBodyBytes {
+                state = .done
+                truncated = true
+            }
             return false
         case .length(let total):
             let taken = min(pending.count, total - bodyRead)
             keep(pending.prefix(min(taken, maxBodyBytes - bodyRead)))
             bodyRead += taken
             pending = []
-            if bodyRead >= total || bodyRead >= maxBodyBytes { state = .done }
+            if bodyRead >= total || bodyRead >= maxBodyBytes {
+                state = .done
+                truncated = bodyRead < total
+            }
             return false
         case .chunked:
             return try readChunked()
@@ -166,6 +178,7 @@ struct HTTP1ResponseParser {
     private mutating func readChunked() throws(Malformed) -> Bool {
         if bodyRead >= maxBodyBytes {
             state = .done
+            truncated = true
             return true
         }
         switch chunk {

@@ -288,11 +288,15 @@ private final class Connection {
                     throw error
                 }
             case .closed, .failed:
-                if let status = parser.status { return (status, parser.body) }
+                if let status = parser.status, !keepingBody || parser.endsAtClose { return (status, parser.body) }
+                if parser.status != nil { throw .protocolError("the connection closed in the response body") }
                 throw .protocolError(
                     parser.received == 0
                         ? "the connection closed without an answer" : "the connection closed in the response head")
             }
+        }
+        if keepingBody && parser.truncated {
+            throw .protocolError("the response body is over \(maxBodyBytes) bytes")
         }
         return (parser.status ?? 0, parser.body)
     }

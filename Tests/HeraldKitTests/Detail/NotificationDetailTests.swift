@@ -147,7 +147,7 @@ private func rich(
         "DETAIL-06 an invalid CTA path is logged and ignored",
         arguments: [
             "orders/1", "https://evil.example/x", "//evil.example/x", "/orders/../admin", "/orders/%2E%2E/admin",
-            "javascript:alert(1)", "/orders/1 2", "/\\evil.example",
+            "javascript:alert(1)", "/orders/1 2", "/\\evil.example", "/orders/%2e%2e/admin/%zz", "/%2e%2E/%FF",
         ])
     func invalidPathIgnored(path: String) async {
         let page = DetailHarness([rich(label: "Track order", path: path)], id: "n1")

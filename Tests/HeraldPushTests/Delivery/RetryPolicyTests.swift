@@ -101,35 +101,63 @@ struct RetryPolicyTests {
 
 @Suite("Retry-After HTTP dates")
 struct RetryAfterDateTests {
-    @Test("an IMF-fixdate reads as the instant it names, as Foundation's formatter read it")
-    func imfFixdate() throws {
+    private static let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-29
+
+    private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    @Test("each of the three forms reads as the instant it names, as Foundation's formatter reads it")
+    func threeForms() throws {
+        let imf = Self.formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'")
+        let asctime = Self.formatter("EEE MMM d HH:mm:ss yyyy")
+        let examples: [(String, TimeInterval)] = [
+            ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777), ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),
+            ("Sun Nov  6 08:49:37 1994", 784_111_777), ("Thu, 29 Feb 2024 23:59:59 GMT", 1_709_251_199),
+            ("Tue, 29 Feb 2000 00:00:00 GMT", 951_782_400), ("Thu, 01 Jan 1970 00:00:00 GMT", 0),
+            ("Wed, 31 Dec 1969 23:59:59 GMT", -1), ("Fri Dec 31 23:59:59 9999", 253_402_300_799),
+        ]
+        for (text, seconds) in examples {
+            #expect(RetryAfter.httpDate(text, now: Self.now) == Date(timeIntervalSince1970: seconds), "\(text)")
+        }
         var random = SeededRandom(state: 17)
         for _ in 0..<2_000 {
             let date = Date(
                 timeIntervalSince1970: TimeInterval(Int64.random(in: -2_208_988_800...7_258_118_400, using: &random)))
-            let text = formatter.string(from: date)
-            #expect(RetryAfter.httpDate(text) == date, "\(text)")
+            let text = imf.string(from: date)
+            #expect(RetryAfter.httpDate(text, now: Self.now) == date, "\(text)")
+            var spelled = asctime.string(from: date)
+            // asctime pads a one-digit day with a space, which the formatter cannot write.
+            if let match = spelled.firstMatch(of: #/^(\w{3} \w{3}) (\d) /#) {
+                spelled = "\(match.output.1)  \(match.output.2) " + spelled[match.range.upperBound...]
+            }
+            #expect(RetryAfter.httpDate(spelled, now: Self.now) == date, "\(spelled)")
         }
-        for leap in ["Thu, 29 Feb 2024 23:59:59 GMT", "Tue, 29 Feb 2000 00:00:00 GMT"] {
-            #expect(RetryAfter.httpDate(leap) == formatter.date(from: leap), "\(leap)")
+        // A two-digit year is the latest such year not more than 50 years after now (2026).
+        let gmt = try #require(TimeZone(identifier: "GMT"))
+        for (text, year) in [("Wednesday, 01-Jan-76 00:00:00 GMT", 2076), ("Friday, 01-Jan-77 00:00:00 GMT", 1977)] {
+            let parsed = try #require(RetryAfter.httpDate(text, now: Self.now), "\(text)")
+            #expect(Calendar(identifier: .gregorian).dateComponents(in: gmt, from: parsed).year == year, "\(text)")
         }
     }
 
     @Test(
         "anything else is not a date",
         arguments: [
-            "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 nov 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
-            "Sun, 31 Apr 2025 10:00:00 GMT", "Sat, 29 Feb 2025 10:00:00 GMT", "Mon, 01 Mar 1900 24:00:00 GMT",
-            "Mon, 01 Mar 2027 10:60:00 GMT", "Mon, 00 Mar 2027 10:00:00 GMT", "Mon, 01 Mar 2027 10:00:00 GMT ",
-            "Mon, 01 Mar 2O27 10:00:00 GMT", "Mon, 01 Mar 2027 10:00:+1 GMT",
+            "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 nov 1994 08:49:37 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 31 Apr 2025 10:00:00 GMT", "Sat, 29 Feb 2025 10:00:00 GMT",
+            "Mon, 01 Mar 1900 24:00:00 GMT", "Mon, 01 Mar 2027 10:60:00 GMT", "Mon, 00 Mar 2027 10:00:00 GMT",
+            "Mon, 01 Mar 2027 10:00:00 GMT ", "Mon, 01 Mar 2O27 10:00:00 GMT", "Mon, 01 Mar 2027 10:00:+1 GMT",
+            "Mon, 01 Mar 2027 10:00:60 GMT", "Mon, 01 Mar 2027  10:00:00 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+            "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun, 06-Nov-94 08:49:37 GMT", "Sunday, 6-Nov-94 08:49:37 GMT",
+            "Sun Nov 6 08:49:37 1994", "Sun Nov 06  08:49:37 1994", "Sun Nov  6 08:49:37 94",
+            "Sun Nov  6 08:49:37 1994 GMT", "sun, 06 Nov 1994 08:49:37 GMT",
         ])
     func notDates(_ text: String) {
-        #expect(RetryAfter.httpDate(text) == nil)
+        #expect(RetryAfter.httpDate(text, now: Self.now) == nil)
     }
 }

@@ -151,6 +151,16 @@ struct WebhookClientTests {
             try kept("HTTP/1.0 200 OK\r\n\r\n" + String(repeating: "y", count: 64), maxBody: 10, split: 7)
                 == "yyyyyyyyyy")
         #expect(try parse("HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\nhello").body.isEmpty, "dropped unless kept")
+        // Whether what was read is the whole body: the client refuses a kept body that is not.
+        let whole = try parse("HTTP/1.1 202 Accepted\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(whole.isComplete && !whole.truncated && !whole.endsAtClose)
+        #expect(!partial.isComplete && !partial.truncated && !partial.endsAtClose, "a close now cuts the body")
+        #expect(untilClose.endsAtClose && !untilClose.truncated, "a close ends this body whole")
+        #expect(capped.truncated && cappedChunks.truncated)
+        #expect(!chunked.truncated && !interim.truncated)
+        let exactlyAtLimit = try parse(
+            "HTTP/1.1 200 OK\r\nContent-Length: 32\r\n\r\n" + String(repeating: "x", count: 32), maxBody: 32)
+        #expect(exactlyAtLimit.isComplete && !exactlyAtLimit.truncated)
 
         for (bad, reason) in [
             ("HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 2_000) + "\r\n\r\n", "over 1024 bytes"),

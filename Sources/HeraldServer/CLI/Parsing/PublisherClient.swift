@@ -22,6 +22,9 @@ struct PublisherClient {
     /// The server and key `args` name; without a key, one named `keyName` is created in the store.
     init(_ args: Arguments, keyName: String) async throws {
         if let configured = args.value("api-key") {
+            guard !configured.isEmpty, configured.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+                throw CLIError("--api-key must be printable ASCII without spaces (hk_<id>_<secret>)")
+            }
             apiKey = configured
         } else {
             apiKey = try await StoreAccess(args).createAPIKey(name: keyName)
@@ -48,7 +51,12 @@ struct PublisherClient {
                 to: url, headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")],
                 body: Array(try JSONEncoder().encode(body)))
         } catch let failure as WebhookClient.Failure {
-            throw CLIError("cannot reach \(base): \(failure.message(timeout: settings.timeout))")
+            let reason = failure.message(timeout: settings.timeout)
+            switch failure.kind {
+            case .refused, .unresolved, .connect, .tls: throw CLIError("cannot reach \(base): \(reason)")
+            case .timedOut, .protocolError, .cancelled:
+                throw CLIError("no complete answer from \(base) (the call may have been carried out): \(reason)")
+            }
         }
         let status = answer.status
         let text = String(decoding: answer.body, as: UTF8.self)
