@@ -41,6 +41,9 @@ public final class HeraldProcess: Sendable {
     /// Everything the server logged so far.
     public var stderr: String { log.withLock { $0 } }
 
+    /// The process id, for reading `/proc/<pid>`.
+    public var pid: pid_t { child.pid }
+
     /// How the process ended; `nil` while it runs.
     public var exit: ChildProcess.Exit? { child.exitIfEnded }
 

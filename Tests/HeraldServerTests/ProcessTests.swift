@@ -7,6 +7,18 @@ import Testing
 /// which never blocks a Swift concurrency thread).
 @Suite("herald process", .serialized)
 struct ProcessTests {
+    @Test("an idle server runs no push client thread: the HTTP/2 engines start with their first push")
+    func idleServerStartsNoPushClient() async throws {
+        let server = try await HeraldProcess.start(secret: "idle-server-secret-0123456789abcdef")
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task").map {
+            (try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines) ?? ""
+        }
+        #expect(threads.contains("herald-streams"), "\(threads)")
+        #expect(!threads.contains("herald-h2c"), "\(threads)")
+        #expect(await server.stop() == .exited(0))
+    }
+
     @Test("the executable loads neither Foundation nor FoundationNetworking (nor libcurl through it)")
     func linkedLibraries() async throws {
         let linked = try await ChildProcess.run("/usr/bin/ldd", [HeraldExecutable.url.path])

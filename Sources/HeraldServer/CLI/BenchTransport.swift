@@ -48,7 +48,7 @@ struct BenchTransport {
     /// Sends the POSTs and prints the line; the CPU of the threads named with the prefix
     /// `serverThreads` (an in-process server's) is counted apart.
     private func measure(url: String, caFile: String, serverThreads: String?) async throws {
-        let client = try HTTP2Client(
+        let client = HTTP2Client(
             configuration: HTTP2ClientConfiguration(
                 maxConnectionsPerHost: connections, caFile: caFile,
                 logger: Logger(label: "herald-bench", level: .warning)))

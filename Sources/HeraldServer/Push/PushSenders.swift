@@ -52,7 +52,7 @@ struct PushSenders: Sendable {
         var shared: [String?: HTTP2Client] = [:]
         func http(caFile: String?) throws -> HTTP2Client {
             if let client = shared[caFile] { return client }
-            let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile, logger: logger))
+            let client = HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile, logger: logger))
             shared[caFile] = client
             return client
         }

@@ -15,6 +15,9 @@ enum UserTokenSecret {
             guard configured.utf8.count >= minimumLength else { throw SecretTooShort() }
             return Array(configured.utf8)
         }
+        // Read first: a restart generates nothing (and so does not start OpenSSL's generator,
+        // which maps a few MiB of libcrypto into an otherwise idle server).
+        if let stored = try await store.setting(settingKey) { return Array(stored.utf8) }
         let generated = Base64URL.encode(SecureRandom.bytes(count: 32))
         let stored = try await store.setSettingIfAbsent(settingKey, value: generated)
         return Array(stored.utf8)

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import HeraldHTTP2
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,21 +32,49 @@ final class WebhookClient: Sendable {
     static let maxHeadBytes = 16 * 1024
 
     private let settings: WebhookSettings
-    private let context: TLSContext
     private let handles = HandleCounter()
-    /// Why the certificate authorities could not be loaded: every https attempt fails with it.
-    private let trustFailure: String?
+    /// The TLS context, made for the first https attempt when it trusts the system's
+    /// authorities (an idle server loads no certificates), at once for a `--webhook-ca-file`, so
+    /// that a file that cannot be used stops the start. With it, why the authorities could not
+    /// be loaded: every https attempt then fails with that.
+    private let trust: Mutex<(context: TLSContext, failure: String?)?>
 
     /// Refuses a `--webhook-ca-file` that cannot be loaded (a setting to fix, not a per-attempt failure).
     init(settings: WebhookSettings) throws {
         self.settings = settings
-        context = try TLSContext(
-            clientTrusting: settings.caFile, offering: ["http/1.1"], counter: handles, throwing: Failure.self)
-        if case let (failure, caFile)? = context.trustFailure {
-            if let caFile { throw WebhookSettingsError("cannot use the webhook CA file \(caFile): \(failure.message)") }
-            trustFailure = "the system's certificate authorities could not be loaded: \(failure.message)"
+        if let caFile = settings.caFile {
+            let trust = try Self.trust(caFile: caFile, counter: handles)
+            if let failure = trust.failure {
+                throw WebhookSettingsError("cannot use the webhook CA file \(caFile): \(failure)")
+            }
+            self.trust = Mutex(trust)
         } else {
-            trustFailure = nil
+            trust = Mutex(nil)
+        }
+    }
+
+    /// A client context trusting `caFile`, or the system's authorities without one.
+    private static func trust(caFile: String?, counter: HandleCounter) throws(Failure)
+        -> (context: TLSContext, failure: String?)
+    {
+        let context = try TLSContext(
+            clientTrusting: caFile, offering: ["http/1.1"], counter: counter, throwing: Failure.self)
+        guard let (failure, _) = context.trustFailure else { return (context, nil) }
+        return (
+            context,
+            caFile == nil
+                ? "the system's certificate authorities could not be loaded: \(failure.message)" : failure.message
+        )
+    }
+
+    /// The context of ``trust``, made now if this is the first https attempt.
+    private func context() throws(Failure) -> TLSContext {
+        let handles = handles
+        return try trust.withLock { trust throws(Failure) in
+            if trust == nil { trust = try Self.trust(caFile: nil, counter: handles) }
+            let (context, failure) = trust!
+            if let failure { throw Failure.tls(failure) }
+            return context
         }
     }
 
@@ -165,9 +194,8 @@ final class WebhookClient: Sendable {
     private func handshake(_ connection: Connection, host: String, deadline: ContinuousClock.Instant)
         async throws(Failure)
     {
-        if let trustFailure { throw Failure.tls(trustFailure) }
         let tls = try TLSStream(
-            client: context, fd: connection.io.fd, host: host, counter: handles, throwing: Failure.self)
+            client: try context(), fd: connection.io.fd, host: host, counter: handles, throwing: Failure.self)
         connection.io.tls = tls
         while true {
             switch tls.handshake() {

@@ -69,7 +69,7 @@ struct APNsClientTests {
 
     @Test("a refused connection is a retry")
     func connectionRefused() async throws {
-        let http = try HTTP2Client()
+        let http = HTTP2Client()
         let client = APNsClient(
             configuration: APNsConfiguration(baseURL: "http://127.0.0.1:1", topic: FakeAPNs.topic),
             providerToken: try APNsFixtures.providerToken(clock: clock), exchange: { try await http.send($0) })
@@ -79,7 +79,7 @@ struct APNsClientTests {
 
     @Test("a transport failure that retrying cannot mend is final")
     func unsupportedProtocol() async throws {
-        let http = try HTTP2Client()
+        let http = HTTP2Client()
         let client = APNsClient(
             configuration: APNsConfiguration(baseURL: "gopherx://127.0.0.1:1", topic: FakeAPNs.topic),
             providerToken: try APNsFixtures.providerToken(clock: clock), exchange: { try await http.send($0) })

@@ -102,7 +102,7 @@ struct FCMClientTests {
     @Test("a refused connection is a retry")
     func connectionRefused() async throws {
         let fake = try FakeFCM(clock: clock)
-        let http = try HTTP2Client()
+        let http = HTTP2Client()
         let client = FCMClient(
             configuration: FCMConfiguration(baseURL: "http://127.0.0.1:1", projectID: "herald-test"),
             accessTokens: FCMAccessTokenCache(account: fake.tokens.account, clock: clock.closure, send: fake.exchange),

@@ -74,7 +74,7 @@ struct HTTP2ClientEngineTests {
     @Test func connectTimeoutIsTyped() async throws {
         let listener = try FullBacklogListener()
         defer { listener.close() }
-        let client = try HTTP2Client(
+        let client = HTTP2Client(
             configuration: HTTP2ClientConfiguration(connectTimeout: .milliseconds(300)))
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: "https://127.0.0.1:\(listener.port)/"))
@@ -134,7 +134,7 @@ struct HTTP2ClientEngineTests {
 
     @Test func h2cWithPriorKnowledgeReusesItsConnection() async throws {
         let server = try TransportServer(cleartext: true)
-        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(negotiation: .priorKnowledge))
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration(negotiation: .priorKnowledge))
         try await HTTP2ClientTests.echoInTurn(3, client: client, server: server, tag: "h2c")
         #expect(client.connectionsOpened == 1)
         await client.shutdown()

@@ -15,7 +15,7 @@ struct HTTP2ClientLoggingTests {
 
     @Test func aRefusedConnectionIsAWarning() async throws {
         let log = CapturingLogHandler()
-        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(logger: log.logger()))
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration(logger: log.logger()))
         let port = try LoopbackPort.unused()
         _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(port)/"))
         await client.shutdown()
@@ -30,7 +30,7 @@ struct HTTP2ClientLoggingTests {
     @Test func anUntrustedCertificateIsAnError() async throws {
         let server = try TransportServer()
         let log = CapturingLogHandler()
-        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(logger: log.logger()))
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration(logger: log.logger()))
         _ = try? await client.send(HTTP2Request(url: server.url("/hello.txt")))
         await client.shutdown()
         await server.stop()
@@ -42,7 +42,7 @@ struct HTTP2ClientLoggingTests {
     @Test func aGoAwayIsANotice() async throws {
         let server = try TransportServer(cleartext: true, faults: HTTP2ServerFaults(goAwayAfterRequests: 0))
         let log = CapturingLogHandler()
-        let client = try HTTP2Client(
+        let client = HTTP2Client(
             configuration: HTTP2ClientConfiguration(negotiation: .priorKnowledge, logger: log.logger()))
         _ = try? await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: [1]))
         await client.shutdown()
@@ -56,7 +56,7 @@ struct HTTP2ClientLoggingTests {
     @Test func aConnectionLostWithRequestsInFlightIsAWarning() async throws {
         let server = try TransportServer()
         let log = CapturingLogHandler()
-        let client = try HTTP2Client(
+        let client = HTTP2Client(
             configuration: HTTP2ClientConfiguration(caFile: try TransportServer.caFile, logger: log.logger()))
         let hanging = (0..<2).map { _ in Task { try await client.send(HTTP2Request(url: server.url("/hang"))) } }
         try await server.waitUntilHanging(count: 2)
@@ -71,7 +71,7 @@ struct HTTP2ClientLoggingTests {
     @Test func shuttingDownLogsNothing() async throws {
         let server = try TransportServer()
         let log = CapturingLogHandler()
-        let client = try HTTP2Client(
+        let client = HTTP2Client(
             configuration: HTTP2ClientConfiguration(caFile: try TransportServer.caFile, logger: log.logger()))
         let hanging = Task { try await client.send(HTTP2Request(url: server.url("/hang"))) }
         try await server.waitUntilHanging()

@@ -8,7 +8,7 @@ import Testing
 struct HTTP2ClientTests {
     /// HTTP/2 over TLS, trusting the transport server's certificate.
     static func makeClient(maxConnectionsPerHost: Int = 2) throws -> HTTP2Client {
-        try HTTP2Client(
+        HTTP2Client(
             configuration: HTTP2ClientConfiguration(
                 maxConnectionsPerHost: maxConnectionsPerHost, caFile: try TransportServer.caFile))
     }
@@ -91,9 +91,28 @@ struct HTTP2ClientTests {
         #expect(error?.message.contains("Failed to connect") == true)
     }
 
+    @Test("the engine (thread, TLS context) starts with the first request; after shutdown a request is .closed")
+    func startsWithTheFirstRequest() async throws {
+        let server = try TransportServer()
+        let client = try Self.makeClient()
+        #expect(!client.isStarted && client.liveHandles == 0 && client.connectionsOpened == 0)
+        #expect(try await client.send(HTTP2Request(url: server.url("/hello.txt"))).status == 200)
+        #expect(client.isStarted && client.liveHandles == Self.idleHandles(openConnections: 1))
+        await client.shutdown()
+        #expect(client.liveHandles == 0)
+        let error = await #expect(throws: HTTP2ClientError.self) {
+            try await client.send(HTTP2Request(url: server.url("/hello.txt")))
+        }
+        #expect(error?.kind == .closed)
+        let unused = try Self.makeClient()
+        await unused.shutdown()
+        #expect(!unused.isStarted, "shutting down a client that never sent starts nothing")
+        await server.stop()
+    }
+
     @Test func untrustedCertificateIsTypedAndFinal() async throws {
         let server = try TransportServer()
-        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration())
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/hello.txt")))
         }
@@ -162,7 +181,7 @@ struct HTTP2ClientTests {
     {
         let server = try TransportServer()
         let client = try Self.makeClient()
-        #expect(client.liveHandles == 1)
+        #expect(client.liveHandles == 0, "nothing before the first request")
         _ = try await client.send(HTTP2Request(method: "POST", url: server.url("/echo"), body: [1, 2, 3]))
         _ = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(try LoopbackPort.unused())/"))
         #expect(client.liveHandles == Self.idleHandles(openConnections: 1))
@@ -192,7 +211,7 @@ struct HTTP2ClientFaultTests {
     @Test func goawayIsTyped() async throws {
         // GOAWAY with last stream id 0 and NO_ERROR after the SETTINGS: the request was never processed.
         let server = try TransportServer(cleartext: true, faults: HTTP2ServerFaults(goAwayAfterRequests: 0))
-        let client = try HTTP2Client(configuration: h2c())
+        let client = HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(method: "POST", url: server.url("/3/device/abc"), body: [1]))
         }
@@ -205,7 +224,7 @@ struct HTTP2ClientFaultTests {
 
     @Test func streamResetIsTyped() async throws {
         let server = try TransportServer(cleartext: true)
-        let client = try HTTP2Client(configuration: h2c())
+        let client = HTTP2Client(configuration: h2c())
         let error = await #expect(throws: HTTP2ClientError.self) {
             try await client.send(HTTP2Request(url: server.url("/reset")))
         }
@@ -220,7 +239,7 @@ struct HTTP2ClientFaultTests {
         // A server that takes two requests per connection (as providers end connections with
         // GOAWAY): requests one after the other all pass, two connections each.
         let server = try TransportServer(cleartext: true, faults: HTTP2ServerFaults(goAwayAfterRequests: 2))
-        let client = try HTTP2Client(configuration: h2c())
+        let client = HTTP2Client(configuration: h2c())
         try await HTTP2ClientTests.echoInTurn(6, client: client, server: server, tag: "goaway")
         #expect(client.connectionsOpened == 3)
         #expect(Set(server.requests.map(\.connectionID)).count == 3)
