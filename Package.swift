@@ -111,13 +111,14 @@ let package = Package(
             name: "HeraldStoreTests",
             dependencies: [
                 "HeraldStore", "HeraldLog", "HeraldModel", "HeraldServerModel", "HeraldHTTPTestSupport",
+                "HeraldThreads",
                 "HeraldTestSupport",
             ]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
                 "HeraldServer", "HeraldHTTPTestSupport", "HeraldTestSupport", "HeraldCrypto", "HeraldModel",
-                "HeraldServerModel", "HeraldStore", "HeraldSandbox", "HeraldPush",
+                "HeraldServerModel", "HeraldStore", "HeraldSandbox", "HeraldPush", "HeraldThreads",
             ]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import HeraldLog
+import HeraldThreads
 
 /// Opens the store a database URL names: `postgres://` or `postgresql://` is the shared
 /// PostgreSQL store, anything else SQLite.
@@ -29,15 +30,5 @@ public enum StoreFactory {
             }
             return try SQLiteStore.open(url: url, readers: 0).migrate()
         }
-    }
-}
-
-/// Runs blocking work (opening a database, connecting, migrating, a test waiting for a lock)
-/// on a dispatch thread and suspends until it is done, so it never stalls one of the few
-/// cooperative threads every task of the process shares. Calls on an open store need none of
-/// this: each connection already runs on its own serial queue (``ConnectionQueue``).
-package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

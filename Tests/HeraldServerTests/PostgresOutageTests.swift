@@ -2,6 +2,7 @@ import Foundation
 import HeraldHTTPTestSupport
 import HeraldModel
 import HeraldTestSupport
+import HeraldThreads
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import HeraldThreads
 import Synchronization
 
 /// An HTTP/2 client for push providers: many concurrent requests multiplexed as streams over a
@@ -35,11 +36,14 @@ public final class HTTP2Client: Sendable {
     /// Throws `HTTP2ClientError` when no response arrived (see `Kind`), or `CancellationError`
     /// when the task is cancelled first (the stream is then reset, or the queued request dropped).
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
-        try await engine().send(request)
+        if let engine = running { return try await engine.send(request) }
+        // Starting reads the certificate authorities: never on a cooperative thread.
+        let engine = try await offCooperativePool { [self] () throws(HTTP2ClientError) in try startedEngine() }
+        return try await engine.send(request)
     }
 
     /// The running engine, started now if this is the first request; `.closed` after ``shutdown()``.
-    private func engine() throws(HTTP2ClientError) -> NGHTTP2Engine {
+    private func startedEngine() throws(HTTP2ClientError) -> NGHTTP2Engine {
         let configuration = configuration
         return try state.withLock { state throws(HTTP2ClientError) in
             switch state {

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import HeraldHTTP2
+import HeraldThreads
 import Synchronization
 
 #if canImport(Glibc)
@@ -67,14 +68,36 @@ final class WebhookClient: Sendable {
         )
     }
 
-    /// The context of ``trust``, made now if this is the first https attempt.
-    private func context() throws(Failure) -> TLSContext {
-        let handles = handles
-        return try trust.withLock { trust throws(Failure) in
-            if trust == nil { trust = try Self.trust(caFile: nil, counter: handles) }
-            let (context, failure) = trust!
-            if let failure { throw Failure.tls(failure) }
-            return context
+    /// The context of ``trust``, made now (off the cooperative pool: it reads the certificate
+    /// authorities) if this is the first https attempt.
+    private func context() async throws(Failure) -> TLSContext {
+        typealias Made = (context: TLSContext, failure: String?)
+        let result: Result<Made, Failure>
+        if let made = trust.withLock({ $0 }) {
+            result = .success(made)
+        } else {
+            do {
+                result = try await offCooperativePool { [self] in makeTrustOnce() }
+            } catch {
+                result = .failure(.tls("\(error)"))
+            }
+        }
+        let made = try result.get()
+        if let failure = made.failure { throw .tls(failure) }
+        return made.context
+    }
+
+    /// ``trust``, made with the system's authorities unless another attempt made it first.
+    private func makeTrustOnce() -> Result<(context: TLSContext, failure: String?), Failure> {
+        trust.withLock { trust in
+            if let trust { return .success(trust) }
+            do throws(Failure) {
+                let made = try Self.trust(caFile: nil, counter: handles)
+                trust = made
+                return .success(made)
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
@@ -124,11 +147,12 @@ final class WebhookClient: Sendable {
         } else {
             let host = url.host
             let port = url.port
-            let resolved = await withCheckedContinuation { continuation in
-                // getaddrinfo blocks: never on the cooperative pool.
-                DispatchQueue.global().async {
-                    continuation.resume(returning: SocketAddress.resolve(host: host, port: port))
-                }
+            // getaddrinfo blocks: never on the cooperative pool.
+            let resolved: Result<[SocketAddress], SocketAddress.ResolveFailure>
+            do {
+                resolved = try await offCooperativePool { SocketAddress.resolve(host: host, port: port) }
+            } catch {
+                throw Failure.unresolved("\(url.host) could not be resolved: \(error)")
             }
             switch resolved {
             case .success(let found) where !found.isEmpty: addresses = found
@@ -195,7 +219,7 @@ final class WebhookClient: Sendable {
         async throws(Failure)
     {
         let tls = try TLSStream(
-            client: try context(), fd: connection.io.fd, host: host, counter: handles, throwing: Failure.self)
+            client: try await context(), fd: connection.io.fd, host: host, counter: handles, throwing: Failure.self)
         connection.io.tls = tls
         while true {
             switch tls.handshake() {

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldLog
 import HeraldModel
+import HeraldThreads
 import Testing
 
 @testable import HeraldStore

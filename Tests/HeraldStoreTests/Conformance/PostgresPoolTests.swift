@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HeraldModel
 import HeraldTestSupport
+import HeraldThreads
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldThreads
 import Testing
 
 @testable import HeraldStore
