@@ -65,7 +65,7 @@ let package = Package(
             name: "HeraldServer",
             dependencies: [
                 "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldHTTP2", "HeraldStore",
-                "HeraldPush", "HeraldSandbox",
+                "HeraldPush", "HeraldSandbox", "HeraldThreads",
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
             resources: [

@@ -10,11 +10,15 @@ struct ProcessTests {
     @Test("an idle server runs no push client thread: the HTTP/2 engines start with their first push")
     func idleServerStartsNoPushClient() async throws {
         let server = try await HeraldProcess.start(secret: "idle-server-secret-0123456789abcdef")
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task").map {
-            (try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .newlines) ?? ""
+        var threads: [String] = []
+        // A thread names itself once running: wait for the streams' thread, which every server starts.
+        try await eventually("the streams' thread is named", within: .seconds(30)) {
+            threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task").map {
+                (try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .newlines) ?? ""
+            }
+            return threads.contains("herald-streams")
         }
-        #expect(threads.contains("herald-streams"), "\(threads)")
         #expect(!threads.contains("herald-h2c"), "\(threads)")
         #expect(await server.stop() == .exited(0))
     }

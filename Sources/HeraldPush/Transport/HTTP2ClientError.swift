@@ -50,7 +50,7 @@ public struct HTTP2ClientError: Error, Sendable, Hashable, CustomStringConvertib
     public let message: String
     /// Which library `code` belongs to: "nghttp2", "HTTP/2" (an error code the server
     /// sent), "OpenSSL", "system", "getaddrinfo", or "Herald" (its own checks).
-    private let library: String
+    let library: String
 
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool {

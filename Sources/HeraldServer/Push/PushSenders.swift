@@ -50,13 +50,13 @@ struct PushSenders: Sendable {
         now: @escaping @Sendable () -> Date
     ) throws {
         var shared: [String?: HTTP2Client] = [:]
-        func http(caFile: String?) throws -> HTTP2Client {
+        func http(caFile: String?) -> HTTP2Client {
             if let client = shared[caFile] { return client }
             let client = HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: caFile, logger: logger))
             shared[caFile] = client
             return client
         }
-        // Credentials first: a bad file stops the start before any client thread runs.
+        // A bad credentials file stops the start (the clients' threads start with their first push).
         // One provider token per signing key, whichever apps sign with it.
         let signingKey = { (settings: APNsSettings) in "\(settings.teamID)/\(settings.keyID)" }
         var tokens: [String: APNsProviderToken] = [:]
@@ -71,7 +71,7 @@ struct PushSenders: Sendable {
         for app in appSettings {
             var clients = AppClients()
             if let settings = app.apns, let token = tokens[signingKey(settings)] {
-                let client = try http(caFile: settings.caFile)
+                let client = http(caFile: settings.caFile)
                 for environment in PushEnvironment.allCases {
                     let url =
                         settings.baseURL
@@ -83,7 +83,7 @@ struct PushSenders: Sendable {
                 }
             }
             if let settings = app.fcm, let account = accounts[app.id] {
-                let client = try http(caFile: settings.caFile)
+                let client = http(caFile: settings.caFile)
                 let exchange: HTTP2Exchange = { try await client.send($0) }
                 clients.fcm = FCMClient(
                     configuration: FCMConfiguration(
@@ -91,7 +91,7 @@ struct PushSenders: Sendable {
                     accessTokens: FCMAccessTokenCache(account: account, clock: now, send: exchange), exchange: exchange)
             }
             if let settings = app.expo {
-                let client = try http(caFile: settings.caFile)
+                let client = http(caFile: settings.caFile)
                 clients.expo = ExpoClient(
                     configuration: ExpoConfiguration(baseURL: settings.baseURL, accessToken: settings.accessToken),
                     exchange: { try await client.send($0) })

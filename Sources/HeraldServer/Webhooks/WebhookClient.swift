@@ -34,30 +34,39 @@ final class WebhookClient: Sendable {
 
     private let settings: WebhookSettings
     private let handles = HandleCounter()
-    /// The TLS context, made for the first https attempt when it trusts the system's
-    /// authorities (an idle server loads no certificates), at once for a `--webhook-ca-file`, so
-    /// that a file that cannot be used stops the start. With it, why the authorities could not
-    /// be loaded: every https attempt then fails with that.
-    private let trust: Mutex<(context: TLSContext, failure: String?)?>
+
+    /// A TLS context and why its certificate authorities could not be loaded (every https
+    /// attempt then fails with that).
+    private typealias Trust = (context: TLSContext, failure: String?)
+
+    private enum TrustState {
+        case notMade
+        /// The first https attempt is making it (off the cooperative pool); others wait for it.
+        case making(Task<Trust, any Error>)
+        case made(Trust)
+    }
+
+    /// Made for the first https attempt when it trusts the system's authorities (an idle server
+    /// loads no certificates), at once for a `--webhook-ca-file`, so that a file that cannot be
+    /// used stops the start.
+    private let trust: Mutex<TrustState>
 
     /// Refuses a `--webhook-ca-file` that cannot be loaded (a setting to fix, not a per-attempt failure).
     init(settings: WebhookSettings) throws {
         self.settings = settings
         if let caFile = settings.caFile {
-            let trust = try Self.trust(caFile: caFile, counter: handles)
-            if let failure = trust.failure {
+            let made = try Self.trust(caFile: caFile, counter: handles)
+            if let failure = made.failure {
                 throw WebhookSettingsError("cannot use the webhook CA file \(caFile): \(failure)")
             }
-            self.trust = Mutex(trust)
+            trust = Mutex(.made(made))
         } else {
-            trust = Mutex(nil)
+            trust = Mutex(.notMade)
         }
     }
 
     /// A client context trusting `caFile`, or the system's authorities without one.
-    private static func trust(caFile: String?, counter: HandleCounter) throws(Failure)
-        -> (context: TLSContext, failure: String?)
-    {
+    private static func trust(caFile: String?, counter: HandleCounter) throws(Failure) -> Trust {
         let context = try TLSContext(
             clientTrusting: caFile, offering: ["http/1.1"], counter: counter, throwing: Failure.self)
         guard let (failure, _) = context.trustFailure else { return (context, nil) }
@@ -68,37 +77,35 @@ final class WebhookClient: Sendable {
         )
     }
 
-    /// The context of ``trust``, made now (off the cooperative pool: it reads the certificate
-    /// authorities) if this is the first https attempt.
+    /// The TLS context, made now on a dispatch thread (it reads the certificate authorities) if
+    /// this is the first https attempt; attempts meanwhile wait for that, no lock held across it.
+    /// A context that could not be made is tried again by the next attempt.
     private func context() async throws(Failure) -> TLSContext {
-        typealias Made = (context: TLSContext, failure: String?)
-        let result: Result<Made, Failure>
-        if let made = trust.withLock({ $0 }) {
-            result = .success(made)
-        } else {
-            do {
-                result = try await offCooperativePool { [self] in makeTrustOnce() }
-            } catch {
-                result = .failure(.tls("\(error)"))
+        let handles = handles
+        let task = trust.withLock { trust -> Task<Trust, any Error> in
+            switch trust {
+            case .made(let made): return Task { made }
+            case .making(let task): return task
+            case .notMade:
+                let task = Task {
+                    try await offCooperativePool { () throws -> Trust in
+                        try Self.trust(caFile: nil, counter: handles)
+                    }
+                }
+                trust = .making(task)
+                return task
             }
         }
-        let made = try result.get()
+        let made: Trust
+        do {
+            made = try await task.value
+        } catch {
+            trust.withLock { if case .making = $0 { $0 = .notMade } }
+            throw (error as? Failure) ?? .tls("\(error)")
+        }
+        trust.withLock { $0 = .made(made) }
         if let failure = made.failure { throw .tls(failure) }
         return made.context
-    }
-
-    /// ``trust``, made with the system's authorities unless another attempt made it first.
-    private func makeTrustOnce() -> Result<(context: TLSContext, failure: String?), Failure> {
-        trust.withLock { trust in
-            if let trust { return .success(trust) }
-            do throws(Failure) {
-                let made = try Self.trust(caFile: nil, counter: handles)
-                trust = made
-                return .success(made)
-            } catch {
-                return .failure(error)
-            }
-        }
     }
 
     /// POSTs `body` with `headers` (besides Host, Content-Length and Connection) to `url`, within

@@ -107,6 +107,26 @@ struct HTTP2ClientTests {
         let unused = try Self.makeClient()
         await unused.shutdown()
         #expect(!unused.isStarted, "shutting down a client that never sent starts nothing")
+
+        // First requests at once share one start; a shutdown racing a start shuts that engine down.
+        let together = try Self.makeClient()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await together.send(HTTP2Request(url: server.url("/hello.txt"))).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 8))
+        #expect(together.liveHandles == Self.idleHandles(openConnections: together.connectionsOpened))
+        await together.shutdown()
+        #expect(together.liveHandles == 0)
+        let racing = try Self.makeClient()
+        let first = Task { try await racing.send(HTTP2Request(url: server.url("/hello.txt"))) }
+        await racing.shutdown()
+        if case .failure(let error as HTTP2ClientError) = await first.result {
+            #expect(error.kind == .closed, "\(error)")
+        }
+        #expect(racing.liveHandles == 0, "whatever the order, nothing is left running")
         await server.stop()
     }
 
