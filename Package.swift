@@ -105,6 +105,7 @@ let package = Package(
             name: "HeraldPushTests",
             dependencies: [
                 "HeraldPush", "HeraldServerModel", "HeraldModel", "HeraldCrypto", "HeraldHTTPTestSupport",
+                "HeraldThreads",
                 "HeraldTestSupport", "HeraldSandbox",
             ]),
         .testTarget(

@@ -39,17 +39,10 @@ final class WebhookClient: Sendable {
     /// attempt then fails with that).
     private typealias Trust = (context: TLSContext, failure: String?)
 
-    private enum TrustState {
-        case notMade
-        /// The first https attempt is making it (off the cooperative pool); others wait for it.
-        case making(Task<Trust, any Error>)
-        case made(Trust)
-    }
-
     /// Made for the first https attempt when it trusts the system's authorities (an idle server
     /// loads no certificates), at once for a `--webhook-ca-file`, so that a file that cannot be
     /// used stops the start.
-    private let trust: Mutex<TrustState>
+    private let trust: MadeOnFirstUse<Trust>
 
     /// Refuses a `--webhook-ca-file` that cannot be loaded (a setting to fix, not a per-attempt failure).
     init(settings: WebhookSettings) throws {
@@ -59,9 +52,10 @@ final class WebhookClient: Sendable {
             if let failure = made.failure {
                 throw WebhookSettingsError("cannot use the webhook CA file \(caFile): \(failure)")
             }
-            trust = Mutex(.made(made))
+            trust = MadeOnFirstUse(made: made)
         } else {
-            trust = Mutex(.notMade)
+            let handles = handles
+            trust = MadeOnFirstUse { () throws -> Trust in try Self.trust(caFile: nil, counter: handles) }
         }
     }
 
@@ -77,33 +71,14 @@ final class WebhookClient: Sendable {
         )
     }
 
-    /// The TLS context, made now on a dispatch thread (it reads the certificate authorities) if
-    /// this is the first https attempt; attempts meanwhile wait for that, no lock held across it.
-    /// A context that could not be made is tried again by the next attempt.
+    /// The TLS context, made now (on a dispatch thread) if this is the first https attempt.
     private func context() async throws(Failure) -> TLSContext {
-        let handles = handles
-        let task = trust.withLock { trust -> Task<Trust, any Error> in
-            switch trust {
-            case .made(let made): return Task { made }
-            case .making(let task): return task
-            case .notMade:
-                let task = Task {
-                    try await offCooperativePool { () throws -> Trust in
-                        try Self.trust(caFile: nil, counter: handles)
-                    }
-                }
-                trust = .making(task)
-                return task
-            }
-        }
         let made: Trust
         do {
-            made = try await task.value
+            made = try await trust.value(retired: Failure.cancelled)
         } catch {
-            trust.withLock { if case .making = $0 { $0 = .notMade } }
             throw (error as? Failure) ?? .tls("\(error)")
         }
-        trust.withLock { $0 = .made(made) }
         if let failure = made.failure { throw .tls(failure) }
         return made.context
     }
