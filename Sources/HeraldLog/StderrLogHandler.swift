@@ -13,7 +13,15 @@ public struct StderrLogHandler: LogHandler {
     public func log(level: Logger.Level, label: String, message: String, metadata: [String: String]) {
         var line = Self.format(level: level, label: label, message: message, metadata: metadata)
         line.append("\n")
-        line.withUTF8 { buffer in
+        Self.writeAll(line)
+    }
+
+    /// Writes `text` to standard error whole (a write may take part of it), as `print` does to
+    /// standard output: log lines, and the command line's messages. An error writing it has
+    /// nowhere to be told.
+    public static func writeAll(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)

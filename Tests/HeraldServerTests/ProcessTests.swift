@@ -29,7 +29,12 @@ struct ProcessTests {
         #expect(linked.exit == .exited(0), "\(linked.stderr)")
         #expect(linked.stdout.contains("libFoundationEssentials.so"), "\(linked.stdout)")
         for library in ["libFoundation.so", "libFoundationNetworking.so", "libFoundationXML.so", "libcurl"] {
-            #expect(!linked.stdout.contains(library), "\(library) is linked:\n\(linked.stdout)")
+            // An incremental build from before the server dropped Foundation can keep objects whose
+            // autolink entries still ask for it, though their sources no longer import it (SwiftPM
+            // recompiles only changed files): `swift package clean` then builds it as CI does.
+            #expect(
+                !linked.stdout.contains(library),
+                "\(library) is linked (a stale incremental build? see the comment):\n\(linked.stdout)")
         }
     }
 

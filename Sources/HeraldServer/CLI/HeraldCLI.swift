@@ -1,9 +1,6 @@
 import FoundationEssentials
+import HeraldLog
 import HeraldModel
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The `herald` command line: `serve`, `migrate`, `keys create|list|revoke`, `token`, `send`, `broadcast`,
 /// `bench`, `sandbox`, one file each under `Commands/`.
@@ -15,7 +12,7 @@ public struct HeraldCLI: Sendable {
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         out: @escaping @Sendable (String) -> Void = { print($0) },
-        err: @escaping @Sendable (String) -> Void = { HeraldCLI.writeStandardError($0 + "\n") }
+        err: @escaping @Sendable (String) -> Void = { StderrLogHandler.writeAll($0 + "\n") }
     ) {
         self.environment = environment
         self.out = out
@@ -79,19 +76,5 @@ public struct HeraldCLI: Sendable {
             Example:
               herald serve --port 8080 --database sqlite:./herald.db
             """
-    }
-}
-
-extension HeraldCLI {
-    /// Writes `text` to the standard error whole (a write may take part of it), as `print` does to
-    /// the standard output; an error writing it has nowhere to be told.
-    public static func writeStandardError(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
     }
 }

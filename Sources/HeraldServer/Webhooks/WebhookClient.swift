@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import HeraldHTTP2
 import HeraldThreads
@@ -9,9 +8,10 @@ import Synchronization
 #endif
 
 /// The server's one HTTP/1.1 client: a webhook attempt (or a command line's publisher call, which
-/// keeps the answer's body) is one POST on one connection (`Connection: close`), over HeraldHTTP2's sockets and TLS (certificates verified against the
-/// system's authorities or `--webhook-ca-file`, SNI and host-name checks), every wait on the
-/// process's ``SocketReactor``, so no thread blocks on the network.
+/// keeps the answer's body) is one POST on one connection (`Connection: close`), over
+/// HeraldHTTP2's sockets and TLS (certificates verified against the system's authorities or
+/// `--webhook-ca-file`, SNI and host-name checks), every wait on the process's ``SocketReactor``,
+/// so no thread blocks on the network.
 ///
 /// The host is resolved and every address checked (``WebhookAddressPolicy``) before each
 /// attempt; the connection goes to exactly an address that was checked, so a name that resolves
