@@ -1,25 +1,63 @@
 #ifndef HERALD_CPOSTGRES_SHIM_H
 #define HERALD_CPOSTGRES_SHIM_H
+// libpq's declarations only: Herald does not link libpq. It loads it (dlopen) the first time a
+// PostgreSQL database is opened and calls it through `herald_libpq`, so a server on SQLite maps
+// neither libpq nor the Kerberos, LDAP and SASL libraries behind it.
+#include <dlfcn.h>
+#include <stddef.h>
+#if __has_include(<libpq-fe.h>)
 #include <libpq-fe.h>
+#else
+#include <postgresql/libpq-fe.h>
+#endif
 
-/// The SQLSTATE of a failed result; PG_DIAG_SQLSTATE is a character macro Swift cannot import.
-static inline const char *herald_pq_sqlstate(const PGresult *result) {
-    return PQresultErrorField(result, PG_DIAG_SQLSTATE);
+/// The libpq functions Herald calls, each once in this list.
+#define HERALD_LIBPQ_FUNCTIONS(X)                                                              \
+    X(PQclear)                                                                                 \
+    X(PQcmdTuples)                                                                             \
+    X(PQconnectdbParams)                                                                       \
+    X(PQconsumeInput)                                                                          \
+    X(PQerrorMessage)                                                                          \
+    X(PQexec)                                                                                  \
+    X(PQexecParams)                                                                            \
+    X(PQexecPrepared)                                                                          \
+    X(PQfinish)                                                                                \
+    X(PQfname)                                                                                 \
+    X(PQfreemem)                                                                               \
+    X(PQgetisnull)                                                                             \
+    X(PQgetvalue)                                                                              \
+    X(PQnfields)                                                                               \
+    X(PQnotifies)                                                                              \
+    X(PQntuples)                                                                               \
+    X(PQprepare)                                                                               \
+    X(PQresultErrorField)                                                                      \
+    X(PQresultErrorMessage)                                                                    \
+    X(PQresultStatus)                                                                          \
+    X(PQsetNoticeProcessor)                                                                    \
+    X(PQsocket)                                                                                \
+    X(PQstatus)                                                                                \
+    X(PQtransactionStatus)
+
+/// libpq's functions, each typed as libpq-fe.h declares it and named as libpq names it.
+typedef struct herald_libpq {
+#define HERALD_LIBPQ_MEMBER(name) __typeof__(name) *_Nonnull name;
+    HERALD_LIBPQ_FUNCTIONS(HERALD_LIBPQ_MEMBER)
+#undef HERALD_LIBPQ_MEMBER
+} herald_libpq;
+
+/// Fills `table` from `library` (what dlopen returned): NULL when every function was found,
+/// otherwise the name of the first one missing (and `table` must not be used).
+static inline const char *_Nullable herald_libpq_resolve(void *_Nonnull library, herald_libpq *_Nonnull table) {
+#define HERALD_LIBPQ_RESOLVE(name)                                                             \
+    if ((table->name = (__typeof__(name) *)dlsym(library, #name)) == NULL) return #name;
+    HERALD_LIBPQ_FUNCTIONS(HERALD_LIBPQ_RESOLVE)
+#undef HERALD_LIBPQ_RESOLVE
+    return NULL;
 }
 
-/// The primary message of a failed result, without the DETAIL line (which can quote row values).
-static inline const char *herald_pq_primary_message(const PGresult *result) {
-    return PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
-}
-
-static void herald_pq_ignore_notice(void *context, const char *message) {
-    (void)context;
-    (void)message;
-}
-
-/// Drops the server's NOTICE messages (e.g. "drop cascades to ..."), which libpq would
-/// otherwise print to stderr; errors still arrive as failed results.
-static inline void herald_pq_ignore_notices(PGconn *connection) {
-    PQsetNoticeProcessor(connection, herald_pq_ignore_notice, NULL);
-}
+/// PG_DIAG_SQLSTATE and PG_DIAG_MESSAGE_PRIMARY are character macros, which Swift cannot import.
+enum {
+    HERALD_PG_DIAG_SQLSTATE = PG_DIAG_SQLSTATE,
+    HERALD_PG_DIAG_MESSAGE_PRIMARY = PG_DIAG_MESSAGE_PRIMARY,
+};
 #endif

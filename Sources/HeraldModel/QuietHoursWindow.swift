@@ -1,6 +1,5 @@
 #if canImport(FoundationEssentials)
     import FoundationEssentials
-    import FoundationInternationalization
 #else
     import Foundation
 #endif
@@ -40,7 +39,7 @@ extension QuietHours {
     /// an end that falls in a daylight-saving gap moves to just after the gap.
     public func end(ifContaining date: Date) -> Date? {
         guard let startMinutes = QuietHours.minutes(start), let endMinutes = QuietHours.minutes(end),
-            startMinutes != endMinutes, let zone = TimeZone(identifier: timeZone)
+            startMinutes != endMinutes, let zone = TimeZones.named(timeZone)
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

@@ -124,3 +124,24 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension Double {
+    /// The number in decimal with `fractionDigits` digits after the point, rounded half away
+    /// from zero, without grouping and the same in every locale (`1234.5` with 2 is `1234.50`);
+    /// `trimmingZeros` drops the fraction's trailing zeros, and the point with them (`10`, `0.3`).
+    /// A number too large for whole units, or not finite, is written as Swift writes it.
+    package func decimal(fractionDigits: Int, trimmingZeros: Bool = false) -> String {
+        precondition((0...9).contains(fractionDigits), "0 to 9 fraction digits")
+        var scale = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let scaled = (magnitude * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        guard isFinite, scaled < 9e18 else { return description }
+        let units = Int(scaled)
+        var text = (self < 0 && units != 0 ? "-" : "") + String(units / scale)
+        var fraction = fractionDigits == 0 ? "" : String(units % scale)
+        fraction = String(repeating: "0", count: fractionDigits - fraction.count) + fraction
+        if trimmingZeros { fraction = String(fraction.reversed().drop { $0 == "0" }.reversed()) }
+        if !fraction.isEmpty { text += "." + fraction }
+        return text
+    }
+}

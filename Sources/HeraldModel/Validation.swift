@@ -1,6 +1,5 @@
 #if canImport(FoundationEssentials)
     import FoundationEssentials
-    import FoundationInternationalization
 #else
     import Foundation
 #endif
@@ -284,11 +283,9 @@ package enum Check {
     /// such as `PST` and offsets such as `GMT+2` are refused because they are ambiguous.
     package static func isKnownTimeZone(_ identifier: String) -> Bool {
         if identifier == "UTC" || identifier == "GMT" { return true }
-        if identifier.hasPrefix("Etc/") { return TimeZone(identifier: identifier) != nil }
-        return knownTimeZones.contains(identifier) && TimeZone(identifier: identifier) != nil
+        if identifier.hasPrefix("Etc/") { return TimeZones.named(identifier) != nil }
+        return TimeZones.known.contains(identifier) && TimeZones.named(identifier) != nil
     }
-
-    package static let knownTimeZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
 
     package static func timeZone(_ identifier: String, _ field: String) throws {
         if identifier.isEmpty { throw ValidationError.required(field) }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import FoundationInternationalization
 import HeraldModel
 
 /// A time of day, `HH:mm` in some time zone: a `deliverAt` time and a digest's time.
@@ -33,8 +32,8 @@ public enum LocalTime {
     /// device's), else UTC; an unknown identifier counts as none.
     public static func zone(preferred: String?, fallback: String?) -> TimeZone {
         for identifier in [preferred, fallback] {
-            if let identifier, let zone = TimeZone(identifier: identifier) { return zone }
+            if let identifier, let zone = TimeZones.named(identifier) { return zone }
         }
-        return TimeZone(identifier: "UTC") ?? .gmt
+        return .gmt
     }
 }

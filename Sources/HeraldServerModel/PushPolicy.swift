@@ -1,5 +1,4 @@
 import FoundationEssentials
-import FoundationInternationalization
 import HeraldModel
 
 /// What to do with one push for one user.
@@ -71,7 +70,7 @@ public struct PushCircumstances: Sendable, Equatable {
 
     public init(
         interruptionLevel: String? = nil, sourceID: String? = nil, digestEligible: Bool = false,
-        overCap: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .gmt
+        overCap: Bool = false, timeZone: TimeZone = .gmt
     ) {
         self.interruptionLevel = interruptionLevel
         self.sourceID = sourceID

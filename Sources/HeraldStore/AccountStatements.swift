@@ -1,5 +1,4 @@
 import FoundationEssentials
-import FoundationInternationalization
 import HeraldModel
 import HeraldServerModel
 

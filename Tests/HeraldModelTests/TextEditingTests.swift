@@ -76,4 +76,24 @@ struct TextEditingTests {
         #expect("abcdef".padded(to: 4) == "abcdef")
         #expect("é".padded(to: 2) == "é ")
     }
+
+    @Test("a decimal has its fraction digits, rounds half away from zero, and never groups or localizes")
+    func decimal() {
+        let cases: [(Double, Int, Bool, String)] = [
+            (0, 3, false, "0.000"), (1.5, 2, false, "1.50"), (1234.5, 2, false, "1234.50"), (2.0005, 3, false, "2.001"),
+            (-2.0005, 3, false, "-2.001"), (-0.0001, 3, false, "0.000"), (0.125, 2, false, "0.13"), (7, 0, false, "7"),
+            (10, 3, true, "10"), (0.3, 3, true, "0.3"), (2.25, 3, true, "2.25"), (0.0001, 3, true, "0"),
+            (12.5, 0, false, "13"), (1e20, 2, false, "1e+20"), (.infinity, 2, false, "inf"), (.nan, 1, false, "nan"),
+        ]
+        for (value, digits, trimming, expected) in cases {
+            #expect(value.decimal(fractionDigits: digits, trimmingZeros: trimming) == expected, "\(value) \(digits)")
+        }
+        // As Foundation writes it in the POSIX locale without grouping (away from ties, where
+        // Foundation rounds half to even).
+        let posix = FloatingPointFormatStyle<Double>.number.precision(.fractionLength(2)).grouping(.never)
+            .locale(Locale(identifier: "en_US_POSIX"))
+        for value in [0.0, 0.5, 1.004, 99.999, 123_456.789, -3.14159] {
+            #expect(value.decimal(fractionDigits: 2) == value.formatted(posix), "\(value)")
+        }
+    }
 }

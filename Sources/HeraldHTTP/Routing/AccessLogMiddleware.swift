@@ -41,16 +41,8 @@ public struct AccessLogMiddleware: Middleware {
                 "path": request.path,
                 "route": context.route ?? "-",
                 "status": String(status),
-                "duration_ms": String(format3(millis)),
+                "duration_ms": millis.decimal(fractionDigits: 3),
                 "bytes": bytes,
             ])
-    }
-
-    private func format3(_ value: Double) -> String {
-        let scaled = (value * 1000).rounded()
-        let whole = Int(scaled) / 1000
-        let fraction = Int(scaled) % 1000
-        let digits = String(fraction)
-        return "\(whole).\(String(repeating: "0", count: 3 - digits.count))\(digits)"
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldHTTP2
+import HeraldModel
 import HeraldThreads
 import Synchronization
 
@@ -247,7 +248,7 @@ final class WebhookClient: Sendable {
             switch kind {
             case .refused: "refused: " + detail
             case .tls: "TLS: " + detail
-            case .timedOut: "timed out after \(timeout.formatted()) s"
+            case .timedOut: "timed out after \(timeout.decimal(fractionDigits: 3, trimmingZeros: true)) s"
             case .unresolved, .connect, .protocolError, .cancelled: detail
             }
         }

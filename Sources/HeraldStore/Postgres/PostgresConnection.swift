@@ -41,56 +41,37 @@ package final class PostgresConnection {
             ("connect_timeout", String(connectTimeoutSeconds)), ("keepalives", "1"), ("keepalives_idle", "10"),
             ("keepalives_interval", "5"), ("keepalives_count", "3"), ("dbname", url),
         ]
-        let connection = Self.withCStrings(parameters.map(\.0)) { keywords in
-            Self.withCStrings(parameters.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
-        }
-        guard let connection else {
+        guard let connection = try LibPQ.connect(parameters) else {
             throw StoreError(code: .postgres, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        let pq = libpq
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
             // The URL is not repeated: it may hold a password.
             let message = Self.connectionMessage(connection)
-            PQfinish(connection)
+            pq.PQfinish(connection)
             throw StoreError(code: .unavailable, message: "could not connect to PostgreSQL: \(message)")
         }
-        herald_pq_ignore_notices(connection)
+        LibPQ.ignoreNotices(connection)
         handle = connection
     }
 
-    deinit { PQfinish(handle) }
+    deinit { libpq.PQfinish(handle) }
 
     /// Whether the next call may use this session: it is open as far as can be told without a
     /// round trip (a server that shut down or ended the session has closed the socket, which
     /// reading what arrived meanwhile notices), outside any transaction, and not abandoned.
     package var isReusable: Bool {
-        guard !abandoned, PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else {
+        let pq = libpq
+        guard !abandoned, pq.PQstatus(handle) == CONNECTION_OK, pq.PQtransactionStatus(handle) == PQTRANS_IDLE else {
             return false
         }
         // libpq's socket is non-blocking: this never waits for the server.
-        return PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK
+        return pq.PQconsumeInput(handle) == 1 && pq.PQstatus(handle) == CONNECTION_OK
     }
 
     private static func connectionMessage(_ connection: OpaquePointer) -> String {
-        PQerrorMessage(connection).map { String(cString: $0) }?
+        libpq.PQerrorMessage(connection).map { String(cString: $0) }?
             .trimmingWhitespace() ?? "unknown error"
-    }
-
-    /// Calls `body` with a NULL-terminated C array of copies of `strings`, freed afterwards.
-    private static func withCStrings<T>(
-        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
-    ) -> T {
-        let copies = strings.map { string in
-            guard let copy = strdup(string) else { fatalError("out of memory copying a connection parameter") }
-            return copy
-        }
-        defer {
-            for copy in copies { free(copy) }
-        }
-        let pointers = copies.map { UnsafePointer<CChar>?(UnsafePointer($0)) } + [nil]
-        return pointers.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { preconditionFailure("a C array is never empty") }
-            return body(base)
-        }
     }
 
     // MARK: Statements
@@ -108,21 +89,17 @@ package final class PostgresConnection {
         statementsSent += 1
         let name = prepares ? try preparedName(text, parameterCount: Int32(parameters.count)) : nil
         // libpq copies the parameters before PQexecParams returns.
-        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
-            parameter.map { text in
-                guard let copy = strdup(text) else { fatalError("out of memory copying a statement parameter") }
-                return copy
-            }
-        }
+        let copies = parameters.map { parameter in parameter.map(LibPQ.copy) }
         defer {
             for copy in copies { free(copy) }
         }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
+        let pq = libpq
         let result = pointers.withUnsafeBufferPointer { values in
             if let name {
-                PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
+                pq.PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
             } else {
-                PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                pq.PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
         return try postgresCheck(result, connection: handle, sql: text)
@@ -134,7 +111,7 @@ package final class PostgresConnection {
         if let name = prepared[text] { return name }
         guard prepared.count < Self.maxPreparedStatements else { return nil }
         let name = "herald_\(prepared.count + 1)"
-        _ = try postgresCheck(PQprepare(handle, name, text, parameterCount, nil), connection: handle, sql: text)
+        _ = try postgresCheck(libpq.PQprepare(handle, name, text, parameterCount, nil), connection: handle, sql: text)
         prepared[text] = name
         return name
     }
@@ -209,7 +186,7 @@ package final class PostgresConnection {
 
     private func rollback() {
         // A failed COMMIT already ended the transaction; a lost connection has none left.
-        guard PQtransactionStatus(handle) != PQTRANS_IDLE, PQstatus(handle) == CONNECTION_OK else { return }
+        guard libpq.PQtransactionStatus(handle) != PQTRANS_IDLE, libpq.PQstatus(handle) == CONNECTION_OK else { return }
         do {
             try executeUncached("ROLLBACK")
         } catch {

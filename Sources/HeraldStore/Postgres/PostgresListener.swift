@@ -120,17 +120,14 @@ private final class ListeningSession {
             ("dbname", url), ("application_name", PostgresListener.applicationName), ("connect_timeout", "10"),
             ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
         ]
-        let keywords = settings.map(\.0)
-        let values = settings.map(\.1)
-        let connection = Self.connect(keywords: keywords, values: values)
-        guard let connection else {
+        guard let connection = try LibPQ.connect(settings) else {
             throw StoreError(code: .postgres, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            PQfinish(connection)
+        guard libpq.PQstatus(connection) == CONNECTION_OK else {
+            libpq.PQfinish(connection)
             throw StoreError(code: .postgres, message: "the listener could not connect to PostgreSQL")
         }
-        herald_pq_ignore_notices(connection)
+        LibPQ.ignoreNotices(connection)
         handle = connection
         do {
             _ = try Self.run("LISTEN \(PostgresConnection.liveChangeChannel)", connection)
@@ -142,46 +139,29 @@ private final class ListeningSession {
             ).row(0).text(at: 0)
             schemaPrefix = schema + " "
         } catch {
-            PQfinish(connection)
+            libpq.PQfinish(connection)
             throw error
         }
-        socket = PQsocket(connection)
+        socket = libpq.PQsocket(connection)
     }
 
-    deinit { PQfinish(handle) }
-
-    /// `PQconnectdbParams` with the URL expanded as the `dbname`, so settings can be added to it
-    /// (the later ones win over the URL's).
-    private static func connect(keywords: [String], values: [String]) -> OpaquePointer? {
-        let keywordCopies = keywords.map { strdup($0) } + [nil]
-        let valueCopies = values.map { strdup($0) } + [nil]
-        defer {
-            for copy in keywordCopies + valueCopies { free(copy) }
-        }
-        let keywordPointers = keywordCopies.map { $0.map { UnsafePointer($0) } }
-        let valuePointers = valueCopies.map { $0.map { UnsafePointer($0) } }
-        return keywordPointers.withUnsafeBufferPointer { keywords in
-            valuePointers.withUnsafeBufferPointer { values in
-                PQconnectdbParams(keywords.baseAddress, values.baseAddress, 1)
-            }
-        }
-    }
+    deinit { libpq.PQfinish(handle) }
 
     private static func run(_ sql: String, _ connection: OpaquePointer) throws(StoreError) -> PostgresResult {
-        try postgresCheck(PQexec(connection, sql), connection: connection, sql: sql)
+        try postgresCheck(libpq.PQexec(connection, sql), connection: connection, sql: sql)
     }
 
-    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isConnected: Bool { libpq.PQstatus(handle) == CONNECTION_OK }
 
     /// Reads what the server sent; `false` when the connection is lost.
-    func consumeInput() -> Bool { PQconsumeInput(handle) != 0 && isConnected }
+    func consumeInput() -> Bool { libpq.PQconsumeInput(handle) != 0 && isConnected }
 
     /// The payloads of the notifications read so far, oldest first.
     func takeNotifications() -> [String] {
         var payloads: [String] = []
-        while let notification = PQnotifies(handle) {
+        while let notification = libpq.PQnotifies(handle) {
             payloads.append(String(cString: notification.pointee.extra))
-            PQfreemem(notification)
+            libpq.PQfreemem(notification)
         }
         return payloads
     }

@@ -12,23 +12,24 @@ import HeraldModel
 func postgresCheck(_ result: OpaquePointer?, connection: OpaquePointer, sql: String) throws(StoreError)
     -> PostgresResult
 {
+    let pq = libpq
     guard let result else {
         // No result at all: out of memory or the connection is gone.
-        let message = PQerrorMessage(connection).map { String(cString: $0) } ?? "no result"
+        let message = pq.PQerrorMessage(connection).map { String(cString: $0) } ?? "no result"
         throw StoreError(
-            code: PQstatus(connection) == CONNECTION_BAD ? .unavailable : .postgres,
+            code: pq.PQstatus(connection) == CONNECTION_BAD ? .unavailable : .postgres,
             message: message.trimmingWhitespace(), sql: sql)
     }
-    switch PQresultStatus(result) {
+    switch pq.PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
         return PostgresResult(handle: result, sql: sql)
     default:
-        let sqlState = herald_pq_sqlstate(result).map { String(cString: $0) }
+        let sqlState = pq.PQresultErrorField(result, Int32(HERALD_PG_DIAG_SQLSTATE)).map { String(cString: $0) }
         let message =
-            herald_pq_primary_message(result).map { String(cString: $0) }
-            ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
-        PQclear(result)
-        let lost = PQstatus(connection) == CONNECTION_BAD || sqlState.map(isUnreachableState) == true
+            pq.PQresultErrorField(result, Int32(HERALD_PG_DIAG_MESSAGE_PRIMARY)).map { String(cString: $0) }
+            ?? pq.PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
+        pq.PQclear(result)
+        let lost = pq.PQstatus(connection) == CONNECTION_BAD || sqlState.map(isUnreachableState) == true
         throw StoreError(
             code: lost ? .unavailable : .postgres, message: message.trimmingWhitespace(),
             sql: sql, sqlState: sqlState)
@@ -47,29 +48,29 @@ final class PostgresResult {
     let sql: String
     /// The result's column names, read once (rows are read by name).
     fileprivate private(set) lazy var columnNames = ColumnNames(
-        (0..<PQnfields(handle)).map { index in PQfname(handle, index).map { String(cString: $0) } ?? "" })
+        (0..<libpq.PQnfields(handle)).map { index in libpq.PQfname(handle, index).map { String(cString: $0) } ?? "" })
 
     fileprivate init(handle: OpaquePointer, sql: String) {
         self.handle = handle
         self.sql = sql
     }
 
-    deinit { PQclear(handle) }
+    deinit { libpq.PQclear(handle) }
 
-    var rowCount: Int { Int(PQntuples(handle)) }
+    var rowCount: Int { Int(libpq.PQntuples(handle)) }
 
     /// Rows changed by an INSERT, UPDATE or DELETE (0 for other statements).
-    var changes: Int { PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0 }
+    var changes: Int { libpq.PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0 }
 
     /// Row `index`; valid while this result lives.
     func row(_ index: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(index)) }
 
     fileprivate func isNull(_ row: Int32, _ column: Int) -> Bool {
-        PQgetisnull(handle, row, Int32(column)) != 0
+        libpq.PQgetisnull(handle, row, Int32(column)) != 0
     }
 
     fileprivate func text(_ row: Int32, _ column: Int) -> String {
-        guard let bytes = PQgetvalue(handle, row, Int32(column)) else { return "" }
+        guard let bytes = libpq.PQgetvalue(handle, row, Int32(column)) else { return "" }
         return String(cString: bytes)
     }
 }

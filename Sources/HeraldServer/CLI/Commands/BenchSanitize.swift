@@ -55,7 +55,7 @@ struct BenchSanitize {
                 outputBytes = output.utf8.count
             }
             out(
-                "sanitize: \(input.name): \((best.inSeconds * 1e3).formatted(.number.precision(.fractionLength(2)).grouping(.never))) ms "
+                "sanitize: \(input.name): \((best.inSeconds * 1e3).decimal(fractionDigits: 2)) ms "
                     + "(\(input.html.utf8.count) bytes in, \(outputBytes) out)")
         }
     }

@@ -1,0 +1,38 @@
+import CPostgres
+import Testing
+
+@testable import HeraldStore
+
+/// libpq is loaded when a PostgreSQL database is first opened, not linked (see ``LibPQ``).
+@Suite("libpq loading")
+struct LibPQLoadingTests {
+    @Test("libpq loads by its library name, with every function Herald calls")
+    func loads() throws {
+        let functions = try LibPQ.load(LibPQ.libraryName).get()
+        // A function of the loaded library answers as libpq does: no connection is bad.
+        #expect(functions.PQstatus(nil) == CONNECTION_BAD)
+    }
+
+    @Test("a libpq that cannot be loaded is an error naming the library and the package to install")
+    func missingLibrary() {
+        guard case .failure(let error) = LibPQ.load("libpq-not-installed.so.5") else {
+            Issue.record("a library that does not exist loaded")
+            return
+        }
+        #expect(error.code == .postgres)
+        #expect(
+            error.message.hasPrefix("PostgreSQL needs libpq (libpq-not-installed.so.5), which could not be loaded: "))
+        #expect(error.message.contains("cannot open shared object file"), "\(error.message)")
+        #expect(error.message.hasSuffix("apt-get install libpq5"))
+    }
+
+    @Test("a library without libpq's functions is refused, naming the first one it lacks")
+    func libraryWithoutTheFunctions() {
+        guard case .failure(let error) = LibPQ.load("libz.so.1") else {
+            Issue.record("zlib was taken for libpq")
+            return
+        }
+        #expect(error.code == .postgres)
+        #expect(error.message == "libz.so.1 is not a libpq Herald can use: it has no PQclear")
+    }
+}
