@@ -392,9 +392,10 @@ import Testing
             router.add(.GET, "/ok") { _, _ in .text("ok") }
         } _: { server in
             var open: [SSEConnection] = []
-            // One at a time, each settled before the next: a stream's socket leaving the library
-            // for the streams' thread may hold a second place for a moment, and under CI load the
-            // fourth stream was once turned away by the third's.
+            // One at a time, each settled before the next. (A stream's socket leaving the library
+            // for the streams' thread once held a second place for a moment, and under CI load the
+            // fourth stream was turned away by the third's; a handed-off connection now stays
+            // counted once, in `StreamSockets.connections`.)
             for index in 1...4 {
                 open.append(try await server.client.openStream("/events"))
                 let settled = server

@@ -26,8 +26,6 @@ final class ServerCore: Sendable {
         /// Requests whose responder runs or whose response is being sent.
         var handlers: [ObjectIdentifier: ConnectionRequest] = [:]
         var liveRequests = 0
-        /// Connections the library holds (accepted, not yet closed).
-        var libraryConnections = 0
     }
 
     /// Connections we suspended and have not resumed. MHD must not be stopped while any
@@ -75,7 +73,7 @@ final class ServerCore: Sendable {
     }
 
     func connectionStarted(_ connection: ConnectionHandle) -> PeerConnection {
-        registry.withLock { $0.libraryConnections += 1 }
+        sockets.connections.add(1, ordering: .relaxed)
         let peer = PeerConnection(
             fd: herald_mhd_connection_fd(connection.pointer),
             address: PeerConnection.describe(herald_mhd_client_address(connection.pointer)))
@@ -84,8 +82,8 @@ final class ServerCore: Sendable {
     }
 
     func connectionClosed(_ peer: PeerConnection) {
-        // A connection whose stream left the library was counted out when it left.
-        if !peer.isDetached { registry.withLock { $0.libraryConnections -= 1 } }
+        // A connection whose stream left the library is counted out when the stream ends.
+        if !peer.isDetached { sockets.connections.subtract(1, ordering: .relaxed) }
         if peer.awaitsRequestLine, let status = libraryAnswers.take() {
             // Refused before a request line was read (malformed, too long, a version we do not speak).
             reportTransportAnswer(Response(status: status), to: Self.unknownRequest)
@@ -434,8 +432,9 @@ final class ServerCore: Sendable {
             return queueTransportError(refusal, for: request)
         }
         request.detached = true
-        // Counted among the open streams from now on, not among the library's connections.
-        if request.peer?.detach() == true { registry.withLock { $0.libraryConnections -= 1 } }
+        // Counted once throughout: the stream's end, not the library's close, counts it out. (A
+        // connection whose start the library did not announce was not counted yet: it is now.)
+        if request.peer?.detach() != true { sockets.connections.add(1, ordering: .relaxed) }
         return .NO
     }
 
@@ -583,7 +582,7 @@ final class ServerCore: Sendable {
     var handlersInFlight: Int { registry.withLock { $0.handlers.count } }
     var openStreams: Int { sockets.count }
     /// The library's connections and the open streams (what the connection limit counts).
-    var openConnections: Int { registry.withLock { $0.libraryConnections } + sockets.count }
+    var openConnections: Int { sockets.connections.load(ordering: .relaxed) }
     var liveRequests: Int { registry.withLock { $0.liveRequests } }
 
     /// Answers every still-running handler with 503 and cancels it.

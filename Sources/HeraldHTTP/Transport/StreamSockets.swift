@@ -91,6 +91,11 @@ final class StreamSockets: Sendable {
 
     private let state = Mutex(State())
     private let nextID = Atomic<UInt64>(1)
+    /// Every connection the server holds, the library's and the streams' (what the connection
+    /// limit counts): ``ServerCore`` adds one as the library accepts it and takes it away when the
+    /// library closes it, unless it became a stream, whose end here takes it away. A connection
+    /// turning into a stream is counted once throughout, never twice nor not at all.
+    let connections = Atomic<Int>(0)
 
     init(sendTimeout: Duration, logger: Logger) throws(HTTPServerError) {
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -357,6 +362,7 @@ final class StreamSockets: Sendable {
             _ = shutdown(socket.fd, Int32(SHUT_WR))
         }
         close(socket.fd)
+        connections.subtract(1, ordering: .relaxed)
         state.withLock { state in
             state.open[socket.id] = nil
             if let count = state.perAddress[socket.address] {
