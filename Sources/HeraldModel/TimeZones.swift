@@ -19,11 +19,18 @@ package enum TimeZones {
     /// The zone `identifier` names, or `nil` when there is none by that name. Accepts more than
     /// ``known`` (abbreviations such as `PST`, legacy names): validation decides what is stored.
     package static func named(_ identifier: String) -> TimeZone? {
+        // UTC by its common names needs no zone data: the many users who keep it never load ICU,
+        // and it works where ICU could not be loaded.
+        if universal.contains(identifier) { return .gmt }
         #if os(Linux)
             guard internationalizationLoaded else { return nil }
         #endif
         return TimeZone(identifier: identifier)
     }
+
+    /// Names of UTC answered without loading anything (validation accepts `UTC` and `GMT` as
+    /// they are, and `Etc/` names that are zones).
+    static let universal: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]
 
     /// The identifiers validation accepts as time zones: ICU's canonical location zones
     /// (generated from the toolchain into KnownTimeZones.swift, so client and server agree).

@@ -26,4 +26,15 @@ struct TimeZonesTests {
         #expect(Check.isKnownTimeZone("America/New_York") && Check.isKnownTimeZone("UTC"))
         #expect(Check.isKnownTimeZone("Etc/GMT+2") && !Check.isKnownTimeZone("GMT+2"))
     }
+
+    @Test("UTC by its common names is GMT without zone data, and validation accepts each of them")
+    func universal() throws {
+        let instant = Date(timeIntervalSince1970: 1_700_000_000)
+        for name in ["UTC", "GMT", "Etc/UTC", "Etc/GMT"] {
+            let zone = try #require(TimeZones.named(name), "\(name)")
+            #expect(zone == .gmt && zone.secondsFromGMT(for: instant) == 0, "\(name)")
+            #expect(Check.isKnownTimeZone(name), "\(name)")
+        }
+        #expect(TimeZones.named("Etc/GMT+2")?.secondsFromGMT(for: instant) == -2 * 3600)
+    }
 }

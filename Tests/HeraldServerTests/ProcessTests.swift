@@ -30,7 +30,9 @@ struct ProcessTests {
         #expect(await server.stop() == .exited(0))
     }
 
-    @Test("the executable loads named time zones with the first one asked for: New York is stored, PST is refused")
+    @Test(
+        "the executable loads named time zones with the first one asked for (UTC needs none): New York is stored, PST is refused"
+    )
     func namedTimeZonesLoadOnFirstUse() async throws {
         let server = try await HeraldProcess.start(secret: TestServer.secret)
         let client = LoopbackHTTPClient(port: server.port)
@@ -41,6 +43,11 @@ struct ProcessTests {
             return try await client.request("PATCH", "/v1/me/preferences", headers: headers, body: Array(body.utf8))
         }
         let maps = { try String(contentsOfFile: "/proc/\(server.pid)/maps", encoding: .utf8) }
+        #expect(try !maps().contains("libFoundationInternationalization.so"))
+        // UTC needs no zone data.
+        let utc = try await quietHours("UTC")
+        #expect(utc.status == 200, "\(utc.text)")
+        #expect(try await quietHours("Etc/UTC").status == 200)
         #expect(try !maps().contains("libFoundationInternationalization.so"))
 
         let stored = try await quietHours("America/New_York")

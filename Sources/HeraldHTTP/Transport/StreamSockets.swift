@@ -253,8 +253,14 @@ final class StreamSockets: Sendable {
             cutOffStalled(&sockets)
             if stopping { break }
         }
+        // Stopping is set with the leftovers taken, so no socket is adopted after them (the loop
+        // may also have ended on an epoll error, before any stop): one adopted later would be
+        // neither sent nor closed, and would hold its place in the connection count.
         let leftover = state.withLock { state in
-            defer { state.adopted = [] }
+            defer {
+                state.adopted = []
+                state.stopping = true
+            }
             return state.adopted
         }
         for socket in leftover { sockets[socket.id] = socket }
