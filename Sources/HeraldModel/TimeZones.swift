@@ -28,8 +28,7 @@ package enum TimeZones {
         return TimeZone(identifier: identifier)
     }
 
-    /// Names of UTC answered without loading anything (validation accepts `UTC` and `GMT` as
-    /// they are, and `Etc/` names that are zones).
+    /// Names of UTC answered without loading anything, and accepted by validation as they are.
     static let universal: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]
 
     /// The identifiers validation accepts as time zones: ICU's canonical location zones

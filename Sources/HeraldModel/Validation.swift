@@ -282,7 +282,7 @@ package enum Check {
     /// Whether `identifier` names a real time zone (`Europe/Amsterdam`, `UTC`); abbreviations
     /// such as `PST` and offsets such as `GMT+2` are refused because they are ambiguous.
     package static func isKnownTimeZone(_ identifier: String) -> Bool {
-        if identifier == "UTC" || identifier == "GMT" { return true }
+        if TimeZones.universal.contains(identifier) { return true }
         if identifier.hasPrefix("Etc/") { return TimeZones.named(identifier) != nil }
         return TimeZones.known.contains(identifier) && TimeZones.named(identifier) != nil
     }
