@@ -58,7 +58,8 @@ package final class MadeOnFirstUse<Value: Sendable>: Sendable {
         do {
             value = try await task.value
         } catch {
-            state.withLock { if case .making = $0 { $0 = .notMade } }
+            // Only this making is undone: a caller that saw it fail first may have started another.
+            state.withLock { if case .making(let current) = $0, current == task { $0 = .notMade } }
             throw error
         }
         let kept = state.withLock { state -> Bool in
