@@ -66,7 +66,7 @@ let package = Package(
             name: "HeraldServer",
             dependencies: [
                 "HeraldModel", "HeraldServerModel", "HeraldCrypto", "HeraldHTTP", "HeraldHTTP2", "HeraldStore",
-                "HeraldPush", "HeraldSandbox", "HeraldThreads",
+                "HeraldPush", "HeraldSandbox", "HeraldThreads", "CThreads",
             ],
             // The HTTP contract, compiled into the binary (no bundle to ship beside it).
             resources: [

@@ -58,9 +58,11 @@ public final class HeraldProcess: Sendable {
     public var database: String? { scratch.map { "sqlite:" + $0.path("herald.db") } }
 
     /// Starts `herald serve` on a SQLite database of its own (``database``) in a fresh temporary
-    /// directory, which ``stop(signal:)`` removes after the exit.
+    /// directory, which ``stop(signal:)`` removes after the exit. `executable` runs another copy
+    /// of `herald` than the one built beside the tests.
     public static func start(
-        secret: String, extraArguments: [String] = [], wrapper: [String] = [], deadline: Duration = .seconds(20)
+        secret: String, extraArguments: [String] = [], wrapper: [String] = [], executable: String? = nil,
+        deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
         let scratch = try TemporaryDirectory("herald-serve")
         do {
@@ -68,8 +70,8 @@ public final class HeraldProcess: Sendable {
                 [
                     "serve", "--port", "0", "--database", "sqlite:" + scratch.path("herald.db"),
                     "--user-token-secret", secret,
-                ] + extraArguments, startupLine: "herald listening", wrapper: wrapper, deadline: deadline,
-                scratch: scratch)
+                ] + extraArguments, startupLine: "herald listening", wrapper: wrapper, executable: executable,
+                deadline: deadline, scratch: scratch)
         } catch {
             scratch.remove()
             throw error
@@ -94,21 +96,22 @@ public final class HeraldProcess: Sendable {
     public static func launch(
         _ arguments: [String], startupLine: String, wrapper: [String] = [], deadline: Duration = .seconds(20)
     ) async throws -> HeraldProcess {
-        try await launch(arguments, startupLine: startupLine, wrapper: wrapper, deadline: deadline, scratch: nil)
+        try await launch(
+            arguments, startupLine: startupLine, wrapper: wrapper, executable: nil, deadline: deadline, scratch: nil)
     }
 
     private static func launch(
-        _ arguments: [String], startupLine: String, wrapper: [String], deadline: Duration,
+        _ arguments: [String], startupLine: String, wrapper: [String], executable: String?, deadline: Duration,
         scratch: TemporaryDirectory?
     ) async throws -> HeraldProcess {
-        guard FileManager.default.isExecutableFile(atPath: HeraldExecutable.url.path) else {
-            throw HeraldProcessError.startFailed("no herald executable at \(HeraldExecutable.url.path); build it first")
+        let program = executable ?? HeraldExecutable.url.path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw HeraldProcessError.startFailed("no herald executable at \(program); build it first")
         }
         let child =
             try wrapper.isEmpty
-            ? ChildProcess.spawn(HeraldExecutable.url.path, arguments, captureOutput: false)
-            : ChildProcess.spawn(
-                wrapper[0], Array(wrapper.dropFirst()) + [HeraldExecutable.url.path] + arguments, captureOutput: false)
+            ? ChildProcess.spawn(program, arguments, captureOutput: false)
+            : ChildProcess.spawn(wrapper[0], Array(wrapper.dropFirst()) + [program] + arguments, captureOutput: false)
         guard let errors = child.standardError else { throw HeraldProcessError.startFailed("no stderr pipe") }
         let watchdog = Task {
             try await Task.sleep(for: deadline)

@@ -28,6 +28,16 @@ package enum TimeZones {
         return TimeZone(identifier: identifier)
     }
 
+    /// Whether named zones cannot be loaded in this process (FoundationInternationalization is
+    /// missing): loads it, if it has not been, to find out.
+    package static var unavailable: Bool {
+        #if os(Linux)
+            !internationalizationLoaded
+        #else
+            false
+        #endif
+    }
+
     /// Names of UTC answered without loading anything, and accepted by validation as they are.
     static let universal: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]
 

@@ -290,6 +290,12 @@ package enum Check {
     package static func timeZone(_ identifier: String, _ field: String) throws {
         if identifier.isEmpty { throw ValidationError.required(field) }
         if !isKnownTimeZone(identifier) {
+            if TimeZones.known.contains(identifier) || identifier.hasPrefix("Etc/"), TimeZones.unavailable {
+                throw ValidationError.invalid(
+                    field,
+                    "names a time zone this server cannot load (it was installed without FoundationInternationalization; its log says more): use UTC, or ask its operator."
+                )
+            }
             throw ValidationError.invalid(
                 field, "must be a known time zone identifier, such as Europe/Amsterdam or UTC.")
         }

@@ -203,6 +203,11 @@ public final class HeraldApplication: Sendable {
             // Before listening, so no stream opens before changes of other processes are heard.
             try changes.startWatchingChanges { [hub = services.hub] change in hub.receive(change) }
         }
+        if let problem = NamedTimeZoneSupport.problem() {
+            logger.warning(
+                "named time zones are unavailable: preferences and devices naming one are refused (400), and zones stored earlier act as UTC for quiet hours, deliverAt and digests",
+                metadata: ["reason": "\(problem)"])
+        }
         try http.start()
         jobs.start()
     }

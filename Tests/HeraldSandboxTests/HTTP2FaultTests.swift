@@ -1,5 +1,6 @@
 import Foundation
 import HeraldSandbox
+import HeraldTestSupport
 import Testing
 
 @Suite("HTTP/2 server faults and shutdown")
@@ -90,9 +91,7 @@ struct HTTP2FaultTests {
 enum ProcessResources {
     /// Inodes of the TCP sockets bound to `localPort` (listening or connected) in this process.
     static func socketInodes(localPort: Int) -> Set<String> {
-        // Read to the end: a /proc file reports size 0 and one read(2) returns only a page.
-        let table = String(
-            decoding: FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let table = (try? procFile("/proc/net/tcp")) ?? ""
         let portHex = String(format: ":%04X", localPort)
         let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let fields = line.split(separator: " ")

@@ -3,6 +3,8 @@ import HeraldHTTPTestSupport
 import HeraldTestSupport
 import Testing
 
+@testable import HeraldServer
+
 /// The real `herald` executable, as an operator runs it (started through ``HeraldProcess``,
 /// which never blocks a Swift concurrency thread).
 @Suite("herald process", .serialized)
@@ -24,10 +26,70 @@ struct ProcessTests {
         #expect(!threads.contains("herald-h2c"), "\(threads)")
         // libpq (and the Kerberos and LDAP libraries it links) is loaded only for PostgreSQL,
         // FoundationInternationalization (and ICU) only for the first named time zone.
-        let maps = try String(contentsOfFile: "/proc/\(server.pid)/maps", encoding: .utf8)
+        let maps = try procFile("/proc/\(server.pid)/maps")
         #expect(!maps.contains("libpq.so"), "\(maps)")
         #expect(!maps.contains("libFoundationInternationalization.so"), "\(maps)")
+        // ... though it finds them where it would load them from.
+        #expect(!server.stderr.contains("named time zones are unavailable"), "\(server.stderr)")
         #expect(await server.stop() == .exited(0))
+    }
+
+    @Test(
+        "a server that cannot load named time zones says so at start, refuses them with a 400 saying why, and keeps UTC"
+    )
+    func namedTimeZonesMissing() async throws {
+        // A server packaged as from `ldd herald`, which no longer lists FoundationInternationalization
+        // and ICU: a copy of the executable whose RUNPATH is its own directory, beside the
+        // toolchain's other libraries.
+        let maps = try procFile("/proc/self/maps")
+        let paths = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let essentials = try #require(paths.first { $0.hasSuffix("/libFoundationEssentials.so") })
+        let toolchain = URL(fileURLWithPath: essentials).deletingLastPathComponent().path
+        let package = try TemporaryDirectory("herald-slim")
+        defer { package.remove() }
+        for library in try FileManager.default.contentsOfDirectory(atPath: toolchain)
+        where library.hasSuffix(".so") && !NamedTimeZoneSupport.libraries.contains(library) {
+            try FileManager.default.createSymbolicLink(
+                atPath: package.path(library), withDestinationPath: toolchain + "/" + library)
+        }
+        var executable = try Data(contentsOf: HeraldExecutable.url)
+        let runPath = Data((toolchain + ":$ORIGIN").utf8)
+        let found = try #require(executable.firstRange(of: runPath), "the executable's RUNPATH names \(toolchain)")
+        executable.replaceSubrange(found, with: Data("$ORIGIN".utf8) + Data(count: runPath.count - 7))
+        try executable.write(to: URL(fileURLWithPath: package.path("herald")))
+        #expect(chmod(package.path("herald"), 0o755) == 0)
+
+        let server = try await HeraldProcess.start(secret: TestServer.secret, executable: package.path("herald"))
+        #expect(server.stderr.contains("named time zones are unavailable"), "\(server.stderr)")
+        #expect(
+            server.stderr.contains("libFoundationInternationalization.so and lib_FoundationICU.so"), "\(server.stderr)")
+
+        func quietHours(_ zone: String) async throws -> LoopbackResponse {
+            try await Self.setQuietHours(zone: zone, port: server.port)
+        }
+        let refused = try await quietHours("America/New_York")
+        expectError(refused, 400, "invalid")
+        #expect(refused.text.contains("cannot load"), "\(refused.text)")
+        expectError(try await quietHours("PST"), 400, "invalid")
+        #expect(try await quietHours("UTC").status == 200)
+        #expect(await server.stop() == .exited(0))
+    }
+
+    @Test("named time zones are missing when a library they need is in none of the loader's directories")
+    func namedTimeZoneLibrariesSearched() throws {
+        let empty = try TemporaryDirectory("herald-zones")
+        defer { empty.remove() }
+        let both = try #require(NamedTimeZoneSupport.problem(searching: [empty.url.path]))
+        #expect(both.contains("libFoundationInternationalization.so and lib_FoundationICU.so are in none"), "\(both)")
+        #expect(both.contains(empty.url.path))
+        #expect(
+            FileManager.default.createFile(atPath: empty.path("libFoundationInternationalization.so"), contents: Data())
+        )
+        let one = try #require(NamedTimeZoneSupport.problem(searching: ["/nonexistent", empty.url.path]))
+        #expect(one.hasPrefix("lib_FoundationICU.so is in none"), "\(one)")
+        // This test process: its loader's directories hold both (the toolchain's, by RUNPATH).
+        #expect(NamedTimeZoneSupport.problem(searching: NamedTimeZoneSupport.librarySearchPath()) == nil)
+        #expect(NamedTimeZoneSupport.problem() == nil)
     }
 
     @Test(
@@ -35,14 +97,10 @@ struct ProcessTests {
     )
     func namedTimeZonesLoadOnFirstUse() async throws {
         let server = try await HeraldProcess.start(secret: TestServer.secret)
-        let client = LoopbackHTTPClient(port: server.port)
-        let token = try TestTokens.sign(sub: "alice", exp: Date().addingTimeInterval(3600))
-        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
         func quietHours(_ zone: String) async throws -> LoopbackResponse {
-            let body = #"{"quietHours":{"start":"22:00","end":"07:00","timeZone":"\#(zone)"}}"#
-            return try await client.request("PATCH", "/v1/me/preferences", headers: headers, body: Array(body.utf8))
+            try await Self.setQuietHours(zone: zone, port: server.port)
         }
-        let maps = { try String(contentsOfFile: "/proc/\(server.pid)/maps", encoding: .utf8) }
+        let maps = { try procFile("/proc/\(server.pid)/maps") }
         #expect(try !maps().contains("libFoundationInternationalization.so"))
         // UTC needs no zone data.
         let utc = try await quietHours("UTC")
@@ -95,5 +153,14 @@ struct ProcessTests {
         _ = try await becomesTrue { server.stderr.contains("herald stopped") }
         let log = server.stderr
         #expect(log.contains("draining") && log.contains("herald stopped"), "\(log)")
+    }
+
+    /// Alice's quiet hours, 22:00 to 07:00 in `zone`, set through `PATCH /v1/me/preferences`.
+    private static func setQuietHours(zone: String, port: Int) async throws -> LoopbackResponse {
+        let token = try TestTokens.sign(sub: "alice", exp: Date().addingTimeInterval(3600))
+        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        let body = #"{"quietHours":{"start":"22:00","end":"07:00","timeZone":"\#(zone)"}}"#
+        return try await LoopbackHTTPClient(port: port).request(
+            "PATCH", "/v1/me/preferences", headers: headers, body: Array(body.utf8))
     }
 }
