@@ -28,7 +28,7 @@ let package = Package(
         // checks and the JSON writer.
         .target(name: "HeraldServerModel", dependencies: ["HeraldModel"]),
         // Hashing, HMAC, random bytes and JWTs over OpenSSL.
-        .target(name: "HeraldCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "HeraldCrypto", dependencies: ["COpenSSL", "HeraldModel"]),
         // The one logger the application hands to every module (HTTP, store, push, sandbox).
         .target(name: "HeraldLog"),
         // The named threads the server runs its loops on (event loops, streams, listeners).
@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "HeraldTestSupport"),
         // Loopback HTTP/1.1 client for tests (plain sockets on HeraldHTTP2's socket reactor, SSE
         // reader), the `herald` child process.
-        .target(name: "HeraldHTTPTestSupport", dependencies: ["HeraldHTTP", "HeraldHTTP2", "HeraldTestSupport"]),
+        .target(
+            name: "HeraldHTTPTestSupport",
+            dependencies: ["HeraldHTTP", "HeraldHTTP2", "HeraldModel", "HeraldTestSupport"]),
         // Store protocol, the SQLite store (SQLite/) and the PostgreSQL store over libpq (Postgres/).
         .target(
             name: "HeraldStore",

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Lowercase hexadecimal.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
@@ -20,20 +22,11 @@ public enum Hex {
         out.reserveCapacity(input.count / 2)
         var index = 0
         while index < input.count {
-            guard let high = value(input[index]), let low = value(input[index + 1]) else { return nil }
+            guard let high = input[index].hexDigitValue, let low = input[index + 1].hexDigitValue else { return nil }
             out.append(high << 4 | low)
             index += 2
         }
         return out
-    }
-
-    private static func value(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Reads HTTP/1.1 responses (and event-stream bodies) from a loopback socket.
 actor ResponseReader {
     let socket: LoopbackSocket
@@ -104,7 +106,7 @@ actor ResponseReader {
                     throw LoopbackClientError.malformedResponse("bad header line \"\(line)\"")
                 }
                 let name = String(line[..<colon])
-                let value = line[line.index(after: colon)...].trimmingSpaces()
+                let value = line[line.index(after: colon)...].trimming(where: \.isSpaceOrTab)
                 headers.append((name, value))
             }
             if (100..<200).contains(status) && status != 101 { continue }
@@ -152,7 +154,8 @@ actor ResponseReader {
     /// The next chunk's data; nil after the last chunk (trailers consumed).
     func readChunk(deadline: ContinuousClock.Instant) async throws -> [UInt8]? {
         let sizeLine = try await readLine(deadline)
-        let hex = sizeLine.split(separator: ";", maxSplits: 1).first.map(String.init)?.trimmingSpaces() ?? ""
+        let hex =
+            sizeLine.split(separator: ";", maxSplits: 1).first.map(String.init)?.trimming(where: \.isSpaceOrTab) ?? ""
         guard let size = Int(hex, radix: 16) else {
             throw LoopbackClientError.malformedResponse("bad chunk size \"\(sizeLine)\"")
         }
@@ -261,14 +264,5 @@ actor ResponseReader {
             }
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while slice.first == " " || slice.first == "\t" { slice = slice.dropFirst() }
-        while slice.last == " " || slice.last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

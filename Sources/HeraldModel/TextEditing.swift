@@ -83,16 +83,19 @@ extension StringProtocol {
 
     /// The byte two hex digits at `index` spell, nil when there are not two.
     private static func hexPair(_ bytes: [UInt8], at index: Int) -> UInt8? {
-        guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
+        guard index + 1 < bytes.count, let high = bytes[index].hexDigitValue, let low = bytes[index + 1].hexDigitValue
         else { return nil }
         return high << 4 | low
     }
+}
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+extension UInt8 {
+    /// The value of this ASCII hexadecimal digit (either case), or nil when it is not one.
+    package var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
         default: nil
         }
     }

@@ -293,7 +293,7 @@ package enum Check {
             if TimeZones.known.contains(identifier) || identifier.hasPrefix("Etc/"), TimeZones.unavailable {
                 throw ValidationError.invalid(
                     field,
-                    "names a time zone this server cannot load (it was installed without FoundationInternationalization; its log says more): use UTC, or ask its operator."
+                    "names a time zone this server cannot load (FoundationInternationalization and ICU could not be loaded): use UTC, or ask its operator."
                 )
             }
             throw ValidationError.invalid(

@@ -205,7 +205,7 @@ public final class HeraldApplication: Sendable {
         }
         if let problem = NamedTimeZoneSupport.problem() {
             logger.warning(
-                "named time zones are unavailable: preferences and devices naming one are refused (400), and zones stored earlier act as UTC for quiet hours, deliverAt and digests",
+                "named time zones are unavailable: preferences and devices naming one are refused (400); quiet hours stored in one are not applied, and deliverAt and digests use UTC for it",
                 metadata: ["reason": "\(problem)"])
         }
         try http.start()

@@ -122,13 +122,7 @@ public enum JSONShape {
     private static func hex(_ digits: ArraySlice<UInt8>) -> UInt32? {
         var value: UInt32 = 0
         for digit in digits {
-            let nibble: UInt8
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let nibble = digit.hexDigitValue else { return nil }
             value = value << 4 | UInt32(nibble)
         }
         return value

@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Reads the `data` column, a flat JSON object of strings, without JSONDecoder.
 ///
 /// The inbox page decodes one `data` object per row and Foundation's JSONDecoder dominated that
@@ -115,13 +117,7 @@ enum FlatJSONObject {
             for _ in 0..<4 {
                 let byte = bytes[index]
                 index += 1
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
+                guard let digit = byte.hexDigitValue else { return nil }
                 value = value << 4 | UInt32(digit)
             }
             return value

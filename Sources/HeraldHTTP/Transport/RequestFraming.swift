@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// The strict HTTP/1.1 message-framing rules (RFC 9112 sections 3.2, 6 and 7), checked on a
 /// request head before any of its body is read. A head that breaks one is answered with the
 /// error and its connection closed, so no two parties can disagree about where the body ends.
@@ -44,7 +46,7 @@ enum RequestFraming {
                 return bad("The request has both Content-Length and Transfer-Encoding.")
             }
             let list = codings.joined(separator: ",").split(separator: ",").map {
-                $0.trimmingASCIIWhitespace().lowercased()
+                $0.trimming(where: \.isSpaceOrTab).lowercased()
             }
             if let unknown = list.first(where: { $0 != "chunked" }) {
                 return HTTPError(
@@ -91,14 +93,5 @@ enum RequestFraming {
 
     private static func bad(_ message: String) -> HTTPError {
         HTTPError(400, code: "bad_request", message: message)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingASCIIWhitespace() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
     }
 }

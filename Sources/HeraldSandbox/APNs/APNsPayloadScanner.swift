@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// Checks that a push body is what APNs takes: one JSON object (RFC 8259, UTF-8) whose `aps`
 /// member is an object. It reads the bytes once and builds nothing, where `JSONSerialization`
 /// built the whole document for every push and cost the sandbox about a third of its time.
@@ -152,13 +154,7 @@ private struct Scanner {
         var value: UInt16 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = byte.hexDigitValue else { return nil }
             value = value << 4 | UInt16(digit)
             index += 1
         }

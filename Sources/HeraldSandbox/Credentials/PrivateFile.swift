@@ -4,13 +4,16 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// Files only their owner may read, from the first byte on: key material the sandbox keeps.
-enum PrivateFile {
-    /// Replaces `path` with `data`: written to a new file created with mode 0600 beside it, then
+/// Files that have their mode from the first byte on: by default only their owner may read them
+/// (key material the sandbox keeps).
+package enum PrivateFile {
+    /// Replaces `path` with `data`: written to a new file created with `mode` beside it, then
     /// renamed over `path`, so no reader ever sees a partial file or one other users could open.
-    static func write(_ data: some DataProtocol, to path: String) throws {
+    /// The descriptor is closed on exec, so a process started meanwhile does not keep the file
+    /// open for writing (which would make running it, if it is a program, fail: ETXTBSY).
+    package static func write(_ data: some DataProtocol, to path: String, mode: mode_t = 0o600) throws {
         let temporary = path + ".tmp-" + UUID().uuidString
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         var written = true
         let bytes = Array(data)

@@ -28,14 +28,23 @@ enum NamedTimeZoneSupport {
     }
 
     /// Why named time zones cannot be loaded from `directories` (the dynamic loader's search
-    /// path, in order), or `nil` when every library they need is in one of them.
+    /// path, in order), or `nil` when they can or the path is unknown (empty). The first
+    /// directory holding FoundationInternationalization is where it would be loaded from, and
+    /// it looks for ICU beside itself (its run path is `$ORIGIN`), not in the executable's run
+    /// path. Not consulted: `/etc/ld.so.cache` (glibc cannot list it), so a library found only
+    /// through it is reported missing, which the message says.
     static func problem(searching directories: [String]) -> String? {
-        let missing = libraries.filter { library in
-            !directories.contains { access($0 + "/" + library, R_OK) == 0 }
+        guard !directories.isEmpty else { return nil }
+        let (internationalization, icu) = (libraries[0], libraries[1])
+        guard let directory = directories.first(where: { access($0 + "/" + internationalization, R_OK) == 0 }) else {
+            return
+                "\(internationalization) is in none of the directories the dynamic loader searches (\(directories.joined(separator: ":")); /etc/ld.so.cache not checked): install it, with \(icu) beside it, from the Swift toolchain the server was built with (beside libFoundationEssentials.so)"
         }
-        guard !missing.isEmpty else { return nil }
-        return
-            "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") in none of the directories the dynamic loader searches (\(directories.joined(separator: ":"))): install \(missing.count == 1 ? "it" : "them") beside libFoundationEssentials.so, from the Swift toolchain the server was built with"
+        guard access(directory + "/" + icu, R_OK) == 0 else {
+            return
+                "\(icu) is not beside \(directory)/\(internationalization), which loads it from there: install it there, from the Swift toolchain the server was built with"
+        }
+        return nil
     }
 
     #if os(Linux)

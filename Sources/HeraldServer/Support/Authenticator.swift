@@ -148,9 +148,8 @@ struct Authenticator: Sendable {
         guard let header = request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        var token = parts[1]
-        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
-        return token.isEmpty ? nil : String(token)
+        let token = parts[1].trimming(where: \.isSpaceOrTab)
+        return token.isEmpty ? nil : token
     }
 }
 
