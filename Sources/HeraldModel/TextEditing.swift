@@ -23,6 +23,10 @@ extension StringProtocol {
     /// The text without the code points at either end for which `isTrimmed` holds.
     package func trimming(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
+        // Nothing to trim (a credential, most header values): one copy of the bytes.
+        if let head = scalars.first, let tail = scalars.last, !isTrimmed(head), !isTrimmed(tail) {
+            return String(self)
+        }
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isTrimmed($0) })!
         var out = String.UnicodeScalarView()
