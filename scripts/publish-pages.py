@@ -20,6 +20,12 @@ inbox page the server reads most (20 items and one more, newest first, through
 `--ddl` runs statements on the copy first (a variant to measure: an index dropped or changed,
 `PRAGMA page_size` with `VACUUM`). The rounds give the recipients a history: their index
 entries spread over more pages as it grows, and the page count with it.
+
+`--shared-list` measures a layout not built: the list JSON stored once per publish (a
+`notification_lists` row) instead of in every recipient's row and inbox index entry, which
+then name it (`list_id`); the page read joins it (the server would splice each row's id into
+it). The seeded rows each get a list row of their own (the worst case for the read: no two of a
+user's items share one), and the table's copy of the list JSON is emptied.
 """
 
 import argparse
@@ -44,12 +50,42 @@ LIST_JSON = (
 )
 
 
-def publish(db, round_number):
+SHARED_LIST_DDL = """
+CREATE TABLE notification_lists (id INTEGER PRIMARY KEY, list_json TEXT NOT NULL);
+INSERT INTO notification_lists (id, list_json) SELECT seq, list_json FROM notifications;
+ALTER TABLE notifications ADD COLUMN list_id INTEGER;
+UPDATE notifications SET list_id = seq, list_json = '';
+DROP INDEX notifications_inbox;
+CREATE INDEX notifications_inbox ON notifications (
+    user_id, seq, list_id, read_at, seen_at, deleted_at, hidden
+) WHERE deleted_at IS NULL AND hidden = 0;
+VACUUM;
+"""
+SHARED_PAGE_QUERY = """SELECT n.seq, l.list_json, n.read_at, n.seen_at
+    FROM notifications AS n INDEXED BY notifications_inbox JOIN notification_lists AS l ON l.id = n.list_id
+    WHERE n.user_id = ? AND n.deleted_at IS NULL AND n.hidden = 0 AND n.seq < 9223372036854775807
+    ORDER BY n.seq DESC LIMIT 21"""
+
+
+def publish(db, round_number, shared_list=False):
     """One publish's statements in one transaction; answers each statement's seconds."""
     key = f"zz{round_number:05d}"
     now = 1_765_000_000_000 + round_number
-    statements = [
-        (
+    if shared_list:
+        notifications = [
+            ("list", "INSERT INTO notification_lists (list_json) VALUES (?)", (LIST_JSON,)),
+            (
+                "notifications",
+                """INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data,
+                       deep_link, detail, has_detail, push, created_at, list_json, list_id)
+                   SELECT ? || printf('%06d', i), 'bench-push-user-' || i, 'order.shipped', NULL, 0,
+                       'Your order shipped', 'It arrives on Friday.', '{"orderId":"42"}', NULL, NULL, 0,
+                       '{"send":true}', ?, '', last_insert_rowid() FROM recipients""",
+                (key, now),
+            ),
+        ]
+    else:
+        notifications = [(
             "notifications",
             """INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data,
                    deep_link, detail, has_detail, push, created_at, list_json)
@@ -57,7 +93,8 @@ def publish(db, round_number):
                    'Your order shipped', 'It arrives on Friday.', '{"orderId":"42"}', NULL, NULL, 0,
                    '{"send":true}', ?, ? FROM recipients""",
             (key, now, LIST_JSON),
-        ),
+        )]
+    statements = notifications + [
         (
             "stream events",
             """INSERT INTO stream_events (user_id, kind, payload, created_at)
@@ -121,6 +158,8 @@ def main():
     parser.add_argument("database", help="a database seeded by scripts/bench-publish.sh (BENCH_SEEDED)")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--ddl", action="append", default=[], help="statements to run on the copy first")
+    parser.add_argument("--shared-list", action="store_true",
+                        help="the list JSON once per publish, named by each row (a layout not built)")
     args = parser.parse_args()
     if not os.path.isfile(args.database):
         sys.exit(f"{args.database}: no such file")
@@ -135,7 +174,7 @@ def main():
         for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "cache_size = -65536",
                        "wal_autocheckpoint = 0", "foreign_keys = ON"):
             db.execute(f"PRAGMA {pragma}")
-        for statement in args.ddl:
+        for statement in args.ddl + ([SHARED_LIST_DDL] if args.shared_list else []):
             db.executescript(statement)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         seeded = db.execute("SELECT count(*) FROM devices WHERE user_id LIKE 'bench-push-user-%'").fetchone()[0]
@@ -148,7 +187,7 @@ def main():
         for round_number in range(args.rounds):
             # The checkpoint the server's checkpointer would run: each commit starts a fresh WAL.
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            times = publish(db, round_number)
+            times = publish(db, round_number, args.shared_list)
         pages = last_commit_pages(path + "-wal", page_size)
         owners = dict(db.execute("SELECT pageno, name FROM dbstat"))
         by_tree = collections.Counter(owners.get(page, "?") for page in pages)
@@ -161,8 +200,9 @@ def main():
         readers = [row[0] for row in db.execute(
             "SELECT user_id FROM user_counters WHERE user_id NOT LIKE 'bench-push-user-%' LIMIT 10000")]
         started = time.perf_counter()
+        query = SHARED_PAGE_QUERY if args.shared_list else PAGE_QUERY
         for index in range(READS):
-            db.execute(PAGE_QUERY, (readers[(index * 7919) % len(readers)],)).fetchall()
+            db.execute(query, (readers[(index * 7919) % len(readers)],)).fetchall()
         read = (time.perf_counter() - started) / READS * 1e6
         statements = sum(seconds for name, seconds in times if name != "commit") * 1000
         commit = times[-1][1] * 1000
