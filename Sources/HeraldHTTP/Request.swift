@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// An HTTP request as the application sees it: decoded path, decoded query and the whole body.
 public struct Request: Sendable {
     public var method: HTTPMethod
@@ -22,9 +24,7 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         // A decoded path re-encoded just enough to decode to itself again.
-        self.rawPath =
-            rawPath
-            ?? String(decoding: path.utf8.flatMap { $0 == UInt8(ascii: "%") ? Array("%25".utf8) : [$0] }, as: UTF8.self)
+        self.rawPath = rawPath ?? path.replacingLiteral("%", with: "%25")
         self.query = query
         self.headers = headers
         self.body = body

@@ -110,21 +110,15 @@ public struct JSONWriter: Sendable {
                 double(number)
             }
         case .array(let items):
-            raw("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { raw(",") }
-                json(item)
+            _ = array(items) { writer, item in
+                writer.json(item)
+                return true
             }
-            raw("]")
         case .object(let members):
-            raw("{")
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { raw(",") }
-                string(key)
-                raw(":")
-                if let member = members[key] { json(member) }
+            _ = object(members) { writer, member in
+                writer.json(member)
+                return true
             }
-            raw("}")
         }
     }
 
@@ -139,22 +133,8 @@ public struct JSONWriter: Sendable {
         case let value as Bool: bool(value)
         case let value as any BinaryInteger: int(value)
         case let value as any BinaryFloatingPoint: double(Double(value))
-        case let items as [Any]:
-            raw("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { raw(",") }
-                guard any(item) else { return false }
-            }
-            raw("]")
-        case let members as [String: Any]:
-            raw("{")
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { raw(",") }
-                string(key)
-                raw(":")
-                guard let member = members[key], any(member) else { return false }
-            }
-            raw("}")
+        case let items as [Any]: return array(items) { writer, item in writer.any(item) }
+        case let members as [String: Any]: return object(members) { writer, member in writer.any(member) }
         default: return false
         }
         return true
@@ -168,14 +148,38 @@ public struct JSONWriter: Sendable {
 
     /// An object of strings, keys in code-unit order (as `.sortedKeys`).
     public mutating func stringMap(_ map: [String: String]) {
-        bytes.append(UInt8(ascii: "{"))
-        for (index, key) in map.keys.sorted().enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(key)
-            bytes.append(UInt8(ascii: ":"))
-            string(map[key] ?? "")
+        _ = object(map) { writer, value in
+            writer.string(value)
+            return true
         }
-        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `[` the items, each written by `write`, `]`; false as soon as `write` is (the rest unwritten).
+    private mutating func array<Items: Collection>(
+        _ items: Items, _ write: (inout JSONWriter, Items.Element) -> Bool
+    ) -> Bool {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            guard write(&self, item) else { return false }
+        }
+        raw("]")
+        return true
+    }
+
+    /// `{` the members in key order (code units, as `.sortedKeys`), each value written by
+    /// `write`, `}`; false as soon as `write` is (the rest unwritten).
+    private mutating func object<Value>(_ members: [String: Value], _ write: (inout JSONWriter, Value) -> Bool) -> Bool
+    {
+        raw("{")
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { raw(",") }
+            string(key)
+            raw(":")
+            guard let value = members[key], write(&self, value) else { return false }
+        }
+        raw("}")
+        return true
     }
 
     // MARK: Documents

@@ -83,6 +83,17 @@ import Testing
         #expect(getParameters == ["id": "read-all"])
         #expect(router.routes.map(\.pattern).count == 5)
     }
+
+    @Test func aRequestMadeFromADecodedPathRoutesToIt() throws {
+        // Its raw path encodes each % again, so routing decodes the segment back to itself.
+        let request = Request(method: .GET, path: "/v1/me/notifications/100%2F%")
+        #expect(request.rawPath == "/v1/me/notifications/100%252F%25")
+        guard case .matched(_, let parameters) = Self.router().resolve(.GET, rawPath: request.rawPath) else {
+            Issue.record("no match")
+            return
+        }
+        #expect(parameters == ["id": "100%2F%"])
+    }
 }
 
 /// Records log messages (this suite avoids depending on the test-support module).
