@@ -8,8 +8,8 @@ import HeraldModel
 /// Whether this process could load named time zones (`Europe/Amsterdam`), answered without
 /// loading them: ``HeraldModel/TimeZones`` loads FoundationInternationalization, and through it
 /// ICU, with the first named zone, and a server packaged without them would otherwise find out
-/// only then (refusing the zone, and treating zones stored earlier as UTC). The server logs the
-/// answer once at start.
+/// only then (refusing the zone, not applying quiet hours stored in one, reading `deliverAt` and
+/// digest times in one as UTC). The server logs the answer once at start.
 enum NamedTimeZoneSupport {
     /// The libraries named zones need: FoundationInternationalization, and the ICU it links.
     static let libraries = ["libFoundationInternationalization.so", "lib_FoundationICU.so"]
