@@ -282,15 +282,19 @@ package enum Check {
     /// Whether `identifier` names a real time zone (`Europe/Amsterdam`, `UTC`); abbreviations
     /// such as `PST` and offsets such as `GMT+2` are refused because they are ambiguous.
     package static func isKnownTimeZone(_ identifier: String) -> Bool {
-        if TimeZones.universal.contains(identifier) { return true }
-        if identifier.hasPrefix("Etc/") { return TimeZones.named(identifier) != nil }
-        return TimeZones.known.contains(identifier) && TimeZones.named(identifier) != nil
+        TimeZones.universal.contains(identifier) || (isZoneName(identifier) && TimeZones.named(identifier) != nil)
+    }
+
+    /// Whether `identifier` is a name validation takes for a zone once loaded: a location zone
+    /// or an `Etc/` one (the zone data decides which of those exist).
+    private static func isZoneName(_ identifier: String) -> Bool {
+        identifier.hasPrefix("Etc/") || TimeZones.known.contains(identifier)
     }
 
     package static func timeZone(_ identifier: String, _ field: String) throws {
         if identifier.isEmpty { throw ValidationError.required(field) }
         if !isKnownTimeZone(identifier) {
-            if TimeZones.known.contains(identifier) || identifier.hasPrefix("Etc/"), TimeZones.unavailable {
+            if isZoneName(identifier), TimeZones.unavailable {
                 throw ValidationError.invalid(
                     field,
                     "names a time zone this server cannot load (FoundationInternationalization and ICU could not be loaded): use UTC, or ask its operator."
