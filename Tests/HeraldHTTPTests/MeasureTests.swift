@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldHTTP
@@ -14,7 +15,7 @@ import Testing
             + Double(usage.ru_stime.tv_usec) / 1e6
     }
     func rssKB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = (try? procFile("/proc/self/status")) ?? ""
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ")[1]) ?? 0
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTPTestSupport
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -88,7 +89,7 @@ final class Gate: Sendable {
 }
 
 func threadCount() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    guard let status = try? procFile("/proc/self/status") else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
         return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
     }
