@@ -71,29 +71,19 @@ def publish(db, round_number, shared_list=False):
     """One publish's statements in one transaction; answers each statement's seconds."""
     key = f"zz{round_number:05d}"
     now = 1_765_000_000_000 + round_number
-    if shared_list:
-        notifications = [
-            ("list", "INSERT INTO notification_lists (list_json) VALUES (?)", (LIST_JSON,)),
-            (
-                "notifications",
-                """INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data,
-                       deep_link, detail, has_detail, push, created_at, list_json, list_id)
-                   SELECT ? || printf('%06d', i), 'bench-push-user-' || i, 'order.shipped', NULL, 0,
-                       'Your order shipped', 'It arrives on Friday.', '{"orderId":"42"}', NULL, NULL, 0,
-                       '{"send":true}', ?, '', last_insert_rowid() FROM recipients""",
-                (key, now),
-            ),
-        ]
-    else:
-        notifications = [(
-            "notifications",
-            """INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data,
-                   deep_link, detail, has_detail, push, created_at, list_json)
-               SELECT ? || printf('%06d', i), 'bench-push-user-' || i, 'order.shipped', NULL, 0,
-                   'Your order shipped', 'It arrives on Friday.', '{"orderId":"42"}', NULL, NULL, 0,
-                   '{"send":true}', ?, ? FROM recipients""",
-            (key, now, LIST_JSON),
-        )]
+    # Shared: one list row for the publish, which each recipient's row names instead of a copy.
+    lists = [("list", "INSERT INTO notification_lists (list_json) VALUES (?)", (LIST_JSON,))] if shared_list else []
+    list_columns, list_values, list_parameters = (
+        ("list_json, list_id", "'', last_insert_rowid()", ()) if shared_list else ("list_json", "?", (LIST_JSON,)))
+    notifications = lists + [(
+        "notifications",
+        f"""INSERT INTO notifications (id, user_id, type, category, hidden, title, body, data,
+               deep_link, detail, has_detail, push, created_at, {list_columns})
+           SELECT ? || printf('%06d', i), 'bench-push-user-' || i, 'order.shipped', NULL, 0,
+               'Your order shipped', 'It arrives on Friday.', '{{"orderId":"42"}}', NULL, NULL, 0,
+               '{{"send":true}}', ?, {list_values} FROM recipients""",
+        (key, now) + list_parameters,
+    )]
     statements = notifications + [
         (
             "stream events",
