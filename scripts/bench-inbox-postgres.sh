@@ -2,13 +2,15 @@
 # Inbox on PostgreSQL against PostgreSQL's own read ceiling, in one run on one throwaway cluster
 # (scripts/pg-test-cluster.sh): `pgbench -S -M prepared` at 64 clients (primary-key reads, the
 # fastest a client can read from this cluster), then scripts/bench-inbox.sh against the same
-# cluster (seeded notifications, the inbox page at 64 connections, a 64-connection pool), then
+# cluster (seeded notifications, the inbox page at 64 connections, herald's default pool of 8
+# connections: reads that find them busy go out together in pipelines), then
 # pgbench sending the inbox page's own statement (its ceiling on this cluster, printed to stderr).
 # The last line is the summary.
 #
 #   scripts/bench-inbox-postgres.sh
 #   BENCH_NOTIFICATIONS (default 1000000), BENCH_USERS, BENCH_DURATION (default 10s), BENCH_HERALD,
-#   BENCH_PGBENCH_SCALE (default 10) as for scripts/bench-inbox.sh
+#   BENCH_PGBENCH_SCALE (default 10) as for scripts/bench-inbox.sh; BENCH_POOL_SIZE (default 8,
+#   herald's own; the figures before 2026-12-08 used 64, where reads then went one to a connection)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +29,7 @@ PGBENCH_OUT="$("$BIN/pgbench" -S -M prepared -c 64 -j 2 -T "${DURATION%s}" "$URL
 echo "$PGBENCH_OUT" >&2
 TPS="$(echo "$PGBENCH_OUT" | awk '/^tps = / {print $3; exit}')"
 
-INBOX_LINE="$(BENCH_SERVE_FLAGS="--database-pool-size 64 ${BENCH_SERVE_FLAGS:-}" scripts/bench-inbox.sh "$URL" | tail -n 1)"
+INBOX_LINE="$(BENCH_SERVE_FLAGS="--database-pool-size ${BENCH_POOL_SIZE:-8} ${BENCH_SERVE_FLAGS:-}" scripts/bench-inbox.sh "$URL" | tail -n 1)"
 echo "$INBOX_LINE" >&2
 INBOX_RPS="$(echo "$INBOX_LINE" | sed -E 's/.*inbox ([0-9]+) req\/s.*/\1/')"
 P99="$(echo "$INBOX_LINE" | sed -E 's/.*p99 ([0-9.]+) ms.*/\1/')"

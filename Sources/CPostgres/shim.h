@@ -17,22 +17,28 @@
     X(PQcmdTuples)                                                                             \
     X(PQconnectdbParams)                                                                       \
     X(PQconsumeInput)                                                                          \
+    X(PQenterPipelineMode)                                                                     \
     X(PQerrorMessage)                                                                          \
     X(PQexec)                                                                                  \
     X(PQexecParams)                                                                            \
     X(PQexecPrepared)                                                                          \
+    X(PQexitPipelineMode)                                                                      \
     X(PQfinish)                                                                                \
     X(PQfname)                                                                                 \
     X(PQfreemem)                                                                               \
+    X(PQgetResult)                                                                             \
     X(PQgetisnull)                                                                             \
     X(PQgetvalue)                                                                              \
     X(PQnfields)                                                                               \
     X(PQnotifies)                                                                              \
     X(PQntuples)                                                                               \
+    X(PQpipelineSync)                                                                          \
     X(PQprepare)                                                                               \
     X(PQresultErrorField)                                                                      \
     X(PQresultErrorMessage)                                                                    \
     X(PQresultStatus)                                                                          \
+    X(PQsendQueryParams)                                                                       \
+    X(PQsendQueryPrepared)                                                                     \
     X(PQsetNoticeProcessor)                                                                    \
     X(PQsocket)                                                                                \
     X(PQstatus)                                                                                \

@@ -23,10 +23,11 @@ public final class HeraldApplication: Sendable {
     ) async throws {
         self.configuration = configuration
         self.logger = logger
-        let poolSize = configuration.databasePoolSize
+        let pool = PostgresPoolSettings(
+            size: configuration.databasePoolSize, pipelineDepth: configuration.databasePipelineDepth)
         let store: any HeraldStore =
             if let store { store } else {
-                try await StoreFactory.open(url: configuration.databaseURL, poolSize: poolSize, logger: logger)
+                try await StoreFactory.open(url: configuration.databaseURL, postgres: pool, logger: logger)
             }
         let secret = try await UserTokenSecret.resolve(configured: configuration.userTokenSecret, store: store)
         let hub = LiveHub(

@@ -11,6 +11,9 @@ public struct HeraldConfiguration: Sendable {
     public var databaseURL: String = "sqlite:./herald.db"
     /// PostgreSQL connections a process opens at most (1 to 100); SQLite ignores it.
     public var databasePoolSize: Int = 8
+    /// One-statement PostgreSQL reads a connection sends together at most when every pooled
+    /// connection is busy (1 to 64; 1 sends each alone); SQLite ignores it.
+    public var databasePipelineDepth: Int = 16
     /// HS256 secret for user tokens; generated and stored in the database when `nil`.
     public var userTokenSecret: String?
     public var maxBodyBytes: Int = 1_048_576

@@ -140,11 +140,15 @@ enum ConnectionWork: Sendable {
     /// been committed. Lost any later (even before `COMMIT`) it fails as unavailable and the
     /// caller decides: the store never repeats a write behind its back.
     case transaction
+    /// Reads whose caller runs again itself what a lost connection cost it (the read pipeline,
+    /// batch by batch): never run again here.
+    case readsRetriedByCaller
 
     func mayRunAgain(afterSending statements: Int) -> Bool {
         switch self {
         case .read: true
         case .transaction: statements <= 1
+        case .readsRetriedByCaller: false
         }
     }
 }

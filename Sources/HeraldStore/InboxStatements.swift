@@ -244,23 +244,35 @@ enum InboxStatements {
             """
     }
 
-    /// Runs `query` (a ``pageWithCountsQuery(userID:category:beforeSeq:limit:_:)`` asking for one
-    /// row more than `limit`) and answers the page with the user's counts.
-    static func page(_ query: SQL, limit: Int, _ db: some StoreConnection) throws -> RenderedInboxPage {
+    /// One row of a ``pageWithCountsQuery(userID:category:beforeSeq:limit:_:)``: the user's
+    /// counts, or an item of the page.
+    enum PageRow: Sendable {
+        case counts(Counts)
+        case item(seq: Int64, RenderedInboxItem)
+
+        init(_ row: some StoreRow) throws(StoreError) {
+            if try row.int64("kind") == 0 {
+                self = .counts(try Counts(row))
+            } else {
+                self = try .item(
+                    seq: row.int64("seq"),
+                    RenderedInboxItem(
+                        json: row.text("list_json"), readAt: row.optionalDate("read_at"),
+                        seenAt: row.optionalDate("seen_at")))
+            }
+        }
+    }
+
+    /// The page a ``pageWithCountsQuery(userID:category:beforeSeq:limit:_:)`` asking for one
+    /// row more than `limit` answered, with the user's counts.
+    static func page(_ answered: [PageRow], limit: Int) -> RenderedInboxPage {
         var counts = Counts(unread: 0, unseen: 0)
         var rows: [(seq: Int64, item: RenderedInboxItem)] = []
         rows.reserveCapacity(limit + 1)
-        _ = try db.query(query) { row throws(StoreError) in
-            if try row.int64("kind") == 0 {
-                counts = try Counts(row)
-            } else {
-                rows.append(
-                    try (
-                        seq: row.int64("seq"),
-                        item: RenderedInboxItem(
-                            json: row.text("list_json"), readAt: row.optionalDate("read_at"),
-                            seenAt: row.optionalDate("seen_at"))
-                    ))
+        for row in answered {
+            switch row {
+            case .counts(let answer): counts = answer
+            case .item(let seq, let item): rows.append((seq, item))
             }
         }
         // A union promises no order across its parts: newest first again (at most limit + 1 rows).

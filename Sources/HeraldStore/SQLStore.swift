@@ -17,6 +17,14 @@ package protocol SQLStore: HeraldStore, LiveChangeSource {
     /// committed when it ran.
     func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
+    /// Runs `sql`, one statement that only reads, and maps its rows. Unlike ``read(_:)`` it may
+    /// be sent together with other such reads waiting at the same time: PostgreSQL pipelines
+    /// them on one connection, one round trip for all (``PostgresReadPipeline``). It sees what
+    /// was committed when it ran; `map` runs on the connection's queue.
+    func readStatement<T: Sendable>(
+        _ sql: SQL, capacity: Int, _ map: @escaping @Sendable (Connection.Row) throws(StoreError) -> T
+    ) async throws -> [T]
+
     /// Runs `body`, which only reads, against one snapshot: every statement of it sees the same
     /// committed state (an inbox page and its counts agree).
     func snapshot<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
@@ -159,7 +167,8 @@ extension SQLStore {
         let limit = min(max(1, limit), 1_000)
         let query = InboxStatements.pageWithCountsQuery(
             userID: userID, category: category, beforeSeq: beforeSeq, limit: limit + 1, Connection.self)
-        return try await read { db in try InboxStatements.page(query, limit: limit, db) }
+        let rows = try await readStatement(query, capacity: limit + 2, InboxStatements.PageRow.init)
+        return InboxStatements.page(rows, limit: limit)
     }
 
     package func notification(userID: String, id: String) async throws -> InboxNotification? {

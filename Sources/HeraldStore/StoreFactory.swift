@@ -7,15 +7,15 @@ import HeraldThreads
 /// PostgreSQL store, anything else SQLite.
 public enum StoreFactory {
     /// Connects and migrates, on a dispatch thread: opening a file, a libpq connection and the
-    /// migrations block, and must not stall Swift's cooperative pool. `poolSize` bounds the
-    /// PostgreSQL store's connections; `logger` is where the store reports what goes wrong
+    /// migrations block, and must not stall Swift's cooperative pool. `postgres` sizes the
+    /// PostgreSQL store's connections and its read pipelines; `logger` is where the store reports what goes wrong
     /// outside any request (the PostgreSQL listener's lost sessions and reconnects).
     public static func open(
-        url: String, poolSize: Int = PostgresPoolSettings().size, logger: Logger = .disabled
+        url: String, postgres: PostgresPoolSettings = PostgresPoolSettings(), logger: Logger = .disabled
     ) async throws -> any HeraldStore {
         try await offCooperativePool { () throws -> any HeraldStore in
             if PostgresStore.isPostgresURL(url) {
-                return try PostgresStore.open(url: url, pool: PostgresPoolSettings(size: poolSize), logger: logger)
+                return try PostgresStore.open(url: url, pool: postgres, logger: logger)
             }
             return try SQLiteStore.open(url: url)
         }

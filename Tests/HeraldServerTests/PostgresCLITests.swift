@@ -8,9 +8,10 @@ import Testing
 @Suite("herald command line with PostgreSQL")
 struct PostgresCLITests {
     @Test(
-        "serve on PostgreSQL: a publish over HTTP reaches the inbox, reads back and is marked read",
-        .enabled(if: testPostgresURL != nil, "HERALD_TEST_POSTGRES_URL is not set (make test sets it)"))
-    func serveRoundTrip() async throws {
+        "serve on PostgreSQL: a publish over HTTP reaches the inbox, reads back and is marked read (inbox reads pipelined, and each alone)",
+        .enabled(if: testPostgresURL != nil, "HERALD_TEST_POSTGRES_URL is not set (make test sets it)"),
+        arguments: [[], ["--database-pipeline-depth", "1"]])
+    func serveRoundTrip(flags: [String]) async throws {
         let base = try #require(testPostgresURL)
         // Made here, never from input: a fixed prefix and hex digits.
         let schema = "herald_serve_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -19,7 +20,7 @@ struct PostgresCLITests {
         defer { try? admin.executeUncached("DROP SCHEMA \(schema) CASCADE") }
         let url = "\(base)?options=-c%20search_path%3D\(schema)"
         let secret = "postgres-serve-test-secret-0123456789"
-        let server = try await HeraldProcess.start(database: url, secret: secret)
+        let server = try await HeraldProcess.start(database: url, secret: secret, extraArguments: flags)
         do {
             try await roundTrip(url: url, secret: secret, port: server.port)
         } catch {
@@ -91,23 +92,40 @@ struct PostgresCLITests {
 }
 
 extension PostgresCLITests {
+    /// A PostgreSQL setting of `serve`: its flag, its environment twin, what it accepts and its default.
+    struct PoolFlag: Sendable, CustomTestStringConvertible {
+        var name: String
+        var twin: String
+        var range: ClosedRange<Int>
+        var defaultValue: Int
+        var testDescription: String { "--\(name)" }
+    }
+
     @Test(
-        "serve refuses a --database-pool-size (or HERALD_DATABASE_POOL_SIZE) outside 1 to 100 before it opens the database, and lists it in its help"
-    )
-    func poolSizeValidated() async {
+        "serve refuses a PostgreSQL pool setting (or its environment twin) outside its range before it opens the database, and lists it in its help",
+        arguments: [
+            PoolFlag(name: "database-pool-size", twin: "HERALD_DATABASE_POOL_SIZE", range: 1...100, defaultValue: 8),
+            PoolFlag(
+                name: "database-pipeline-depth", twin: "HERALD_DATABASE_PIPELINE_DEPTH", range: 1...64, defaultValue: 16
+            ),
+        ])
+    func poolSettingsValidated(flag: PoolFlag) async {
         let help = await CLITests.run(["serve", "--help"])
-        #expect(help.out.joined().contains("--database-pool-size N"))
-        #expect(help.out.joined().contains("[HERALD_DATABASE_POOL_SIZE] (default 8)"))
+        #expect(help.out.joined().contains("--\(flag.name) N"))
+        #expect(help.out.joined().contains("[\(flag.twin)] (default \(flag.defaultValue))"))
         for (arguments, environment) in [
-            (["serve", "--database-pool-size", "0"], [:]), (["serve", "--database-pool-size=101"], [:]),
-            (["serve", "--database-pool-size", "eight"], [:]), (["serve"], ["HERALD_DATABASE_POOL_SIZE": "0"]),
+            (["serve", "--\(flag.name)", String(flag.range.lowerBound - 1)], [:]),
+            (["serve", "--\(flag.name)=\(flag.range.upperBound + 1)"], [:]),
+            (["serve", "--\(flag.name)", "eight"], [:]),
+            (["serve"], [flag.twin: "0"]),
         ] {
             // An unreachable database: a check made after opening would fail differently.
             let result = await CLITests.run(
                 arguments + ["--database", "postgres://herald@127.0.0.1:1/herald"], environment: environment)
             #expect(result.status == 2, "\(arguments) \(environment)")
             #expect(
-                result.err.joined().contains("--database-pool-size must be a whole number from 1 to 100"),
+                result.err.joined().contains(
+                    "--\(flag.name) must be a whole number from \(flag.range.lowerBound) to \(flag.range.upperBound)"),
                 "\(result.err)")
         }
     }

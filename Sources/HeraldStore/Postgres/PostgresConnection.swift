@@ -84,25 +84,136 @@ package final class PostgresConnection {
     /// Runs `sql` with its values bound as text parameters (`$1`, `$2`, ...), prepared on this
     /// session the first time unless `prepares` is false.
     func run(_ sql: SQL, prepares: Bool = true) throws(StoreError) -> PostgresResult {
-        let text = sql.text(for: Self.dialect)
-        let parameters = try sql.values.map { value throws(StoreError) in try Self.parameter(value, sql: text) }
+        let statement = try BoundStatement(sql, on: self, prepares: prepares)
         statementsSent += 1
-        let name = prepares ? try preparedName(text, parameterCount: Int32(parameters.count)) : nil
-        // libpq copies the parameters before PQexecParams returns.
-        let copies = parameters.map { parameter in parameter.map(LibPQ.copy) }
-        defer {
-            for copy in copies { free(copy) }
-        }
-        let pointers = copies.map { $0.map { UnsafePointer($0) } }
         let pq = libpq
-        let result = pointers.withUnsafeBufferPointer { values in
+        let result = statement.withValues { name, values in
             if let name {
                 pq.PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
             } else {
-                pq.PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                pq.PQexecParams(handle, statement.text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
-        return try postgresCheck(result, connection: handle, sql: text)
+        return try postgresCheck(result, connection: handle, sql: statement.text)
+    }
+
+    /// Runs `statements`, each of which only reads, in libpq's pipeline mode: all of them sent,
+    /// then one sync, then their results read in order, so they cost one round trip (and one
+    /// wake-up of this connection's thread and of its server process) instead of one each. Each
+    /// answers its own result or error: after a failed statement the server skips the rest of
+    /// the pipeline, and those go in another, until every statement has its answer.
+    ///
+    /// Throws, with none answered, when the session is lost (or cannot pipeline): the caller runs
+    /// them all again on a new session or fails them all. All the statements are written before
+    /// any result is read, on a blocking connection; that cannot deadlock, since libpq reads and
+    /// keeps what the server sends whenever a write would block.
+    func pipeline(_ statements: [SQL]) throws(StoreError) -> [Result<PostgresResult, StoreError>] {
+        var results = [Result<PostgresResult, StoreError>?](repeating: nil, count: statements.count)
+        var unanswered: [(index: Int, statement: BoundStatement)] = []
+        for (index, sql) in statements.enumerated() {
+            do {
+                // Preparing waits for its answer, so it happens before the pipeline starts.
+                unanswered.append((index, try BoundStatement(sql, on: self, prepares: true)))
+            } catch {
+                if error.isUnavailable { throw error }
+                results[index] = .failure(error)
+            }
+        }
+        while !unanswered.isEmpty {
+            let skipped = try pipelineRound(unanswered, answering: &results)
+            // The first statement of a round is never skipped (only those after an error are).
+            guard skipped.count < unanswered.count else { throw lost("a pipeline answered none of its statements") }
+            unanswered = skipped
+        }
+        return results.map { result in
+            guard let result else { preconditionFailure("a pipelined statement was left without an answer") }
+            return result
+        }
+    }
+
+    /// Sends `statements` in one pipeline and records each answer in `results`; answers those the
+    /// server skipped after an error.
+    private func pipelineRound(
+        _ statements: [(index: Int, statement: BoundStatement)],
+        answering results: inout [Result<PostgresResult, StoreError>?]
+    ) throws(StoreError) -> [(index: Int, statement: BoundStatement)] {
+        let pq = libpq
+        guard pq.PQenterPipelineMode(handle) == 1 else { throw lost("could not enter pipeline mode") }
+        for (_, statement) in statements {
+            let sent = statement.withValues { name, values in
+                if let name {
+                    pq.PQsendQueryPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
+                } else {
+                    pq.PQsendQueryParams(
+                        handle, statement.text, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                }
+            }
+            guard sent == 1 else { throw lost("could not send a pipelined statement") }
+        }
+        statementsSent += statements.count
+        guard pq.PQpipelineSync(handle) == 1 else { throw lost("could not end a pipeline") }
+        var skipped: [(index: Int, statement: BoundStatement)] = []
+        for (index, statement) in statements {
+            let result = pq.PQgetResult(handle)
+            if let result, pq.PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                pq.PQclear(result)
+                skipped.append((index, statement))
+            } else {
+                do {
+                    results[index] = .success(try postgresCheck(result, connection: handle, sql: statement.text))
+                } catch {
+                    if error.isUnavailable { throw lost(error) }
+                    results[index] = .failure(error)
+                }
+            }
+            // Each statement's results end with a NULL.
+            if let extra = pq.PQgetResult(handle) {
+                pq.PQclear(extra)
+                throw lost("a pipelined statement answered more than one result")
+            }
+        }
+        let sync = pq.PQgetResult(handle)
+        defer { sync.map(pq.PQclear) }
+        guard let sync, pq.PQresultStatus(sync) == PGRES_PIPELINE_SYNC, pq.PQexitPipelineMode(handle) == 1
+        else { throw lost("a pipeline did not end with its sync") }
+        return skipped
+    }
+
+    /// A session that failed mid-pipeline is not reused: its state is unknown.
+    private func lost(_ error: StoreError) -> StoreError {
+        abandoned = true
+        return error
+    }
+
+    private func lost(_ reason: String) -> StoreError {
+        let message = libpq.PQerrorMessage(handle).map { String(cString: $0) }?.trimmingWhitespace() ?? ""
+        return lost(StoreError(code: .unavailable, message: message.isEmpty ? reason : "\(reason): \(message)"))
+    }
+
+    /// A statement ready to send: its text, its prepared name (nil to send the text itself)
+    /// and its parameters as C strings, which libpq copies before a send returns.
+    private final class BoundStatement {
+        let text: String
+        let name: String?
+        private let copies: [UnsafeMutablePointer<CChar>?]
+
+        init(_ sql: SQL, on connection: PostgresConnection, prepares: Bool) throws(StoreError) {
+            text = sql.text(for: PostgresConnection.dialect)
+            let sqlText = text
+            let parameters = try sql.values.map { value throws(StoreError) in
+                try PostgresConnection.parameter(value, sql: sqlText)
+            }
+            name = prepares ? try connection.preparedName(text, parameterCount: Int32(parameters.count)) : nil
+            copies = parameters.map { parameter in parameter.map(LibPQ.copy) }
+        }
+
+        deinit {
+            for copy in copies { free(copy) }
+        }
+
+        func withValues<R>(_ body: (String?, UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+            copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { values in body(name, values) }
+        }
     }
 
     /// The name `text` is prepared under on this session, preparing it now the first time; nil

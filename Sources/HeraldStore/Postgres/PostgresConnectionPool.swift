@@ -23,7 +23,8 @@ final class PostgresConnectionPool: Sendable {
 
     let settings: PostgresPoolSettings
     private let connect: @Sendable () throws(StoreError) -> PostgresConnection
-    private let timer: PostgresPoolTimer
+    /// Ends waits for a free connection, and tells the time.
+    let timer: PostgresPoolTimer
     private let state = Mutex(State())
 
     /// A pool whose connections `connect` opens; `timer` ends waits for a free connection.
@@ -42,11 +43,13 @@ final class PostgresConnectionPool: Sendable {
     /// Calls waiting for a free connection.
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Runs `body` on a connection of the pool, waiting for one to be free when all are busy.
+    /// Runs `body` on a connection of the pool, waiting for one to be free when all are busy: at
+    /// most `checkoutTimeout` (the settings' when nil), then it fails with ``timeoutError``.
     func run<T: Sendable>(
-        _ work: ConnectionWork, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        _ work: ConnectionWork, checkoutTimeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let queue = try await checkout()
+        let queue = try await checkout(timeout: checkoutTimeout ?? settings.checkoutTimeout)
         defer { checkin(queue) }
         return try await queue.run(work, body)
     }
@@ -65,7 +68,7 @@ final class PostgresConnectionPool: Sendable {
 
     // MARK: Lending
 
-    private func checkout() async throws -> ConnectionQueue<PostgresConnection> {
+    private func checkout(timeout: Duration) async throws -> ConnectionQueue<PostgresConnection> {
         if let queue = state.withLock({ state in takeOrOpen(&state) }) { return queue }
         let id = state.withLock { state in
             state.nextWaiterID += 1
@@ -84,7 +87,7 @@ final class PostgresConnectionPool: Sendable {
                 if let outcome {
                     continuation.resume(with: outcome)
                 } else {
-                    timer.after(settings.checkoutTimeout) { [self] in
+                    timer.after(timeout) { [self] in
                         endWait(id, throwing: timeoutError)
                     }
                 }
@@ -123,7 +126,8 @@ final class PostgresConnectionPool: Sendable {
         waiter?.continuation.resume(throwing: error)
     }
 
-    private var timeoutError: StoreError {
+    /// Why a call that found no free connection in time failed.
+    var timeoutError: StoreError {
         StoreError(
             code: .unavailable,
             message:
@@ -131,9 +135,11 @@ final class PostgresConnectionPool: Sendable {
     }
 }
 
-/// Runs an action after a delay: the end of a wait for a free connection.
+/// Runs an action after a delay (the end of a wait for a free connection), and tells the time
+/// (how long a read has waited for its batch).
 struct PostgresPoolTimer: Sendable {
     var after: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+    var now: @Sendable () -> ContinuousClock.Instant = { .now }
 
     /// Real time, on a global dispatch queue.
     static let dispatch = PostgresPoolTimer { delay, action in

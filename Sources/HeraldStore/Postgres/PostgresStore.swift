@@ -17,6 +17,8 @@ package final class PostgresStore: SQLStore {
 
     /// The connections of this store (tests look at how many were opened and who waits).
     let pool: PostgresConnectionPool
+    /// One-statement reads, sent together on the pool's connections (``readStatement(_:capacity:_:)``).
+    let readPipeline: PostgresReadPipeline
     /// Where the store connected, for the live-change listener's own connection.
     let url: String
     /// The live-change listener, while changes are watched.
@@ -70,6 +72,7 @@ package final class PostgresStore: SQLStore {
         self.feed = feed
         self.url = url
         self.pool = pool
+        readPipeline = PostgresReadPipeline(pool: pool)
         appliedMigrations = try pool.runBlocking { db in try Migration.apply(on: db) }
     }
 
@@ -99,6 +102,14 @@ package final class PostgresStore: SQLStore {
     /// implicit transaction; run once more on a new connection when the first was lost under it.
     package func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.run(.read, body)
+    }
+
+    /// Runs `sql`, which only reads, in the next pipeline of reads (``PostgresReadPipeline``):
+    /// with the others waiting meanwhile, in one round trip.
+    package func readStatement<T: Sendable>(
+        _ sql: SQL, capacity: Int, _ map: @escaping @Sendable (PostgresRow) throws(StoreError) -> T
+    ) async throws -> [T] {
+        try await readPipeline.read(sql, capacity: capacity, map)
     }
 
     /// Runs `body`, which only reads, in one `REPEATABLE READ` transaction; as a read, run once

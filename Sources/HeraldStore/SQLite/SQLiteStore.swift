@@ -89,6 +89,12 @@ package final class SQLiteStore: SQLStore {
         try await pool.read(snapshot: false, body)
     }
 
+    package func readStatement<T: Sendable>(
+        _ sql: SQL, capacity: Int, _ map: @escaping @Sendable (SQLiteRow) throws(StoreError) -> T
+    ) async throws -> [T] {
+        try await pool.read(snapshot: false) { db in try db.query(sql, capacity: capacity, map) }
+    }
+
     package func snapshot<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await pool.read(snapshot: true, body)
     }

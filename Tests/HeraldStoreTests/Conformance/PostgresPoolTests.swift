@@ -177,12 +177,20 @@ final class Locked<Value: Sendable>: Sendable {
     }
 }
 
-/// Ends pool waits only when a test says so, and remembers the delays it was asked for.
+/// Ends pool waits only when a test says so, and remembers the delays it was asked for; its
+/// time moves only when a test advances it.
 final class ManualTimer: Sendable {
     private let pending = Mutex<[(delay: Duration, action: @Sendable () -> Void)]>([])
+    private let clock = Mutex(ContinuousClock.now)
 
     var timer: PostgresPoolTimer {
-        PostgresPoolTimer { delay, action in self.pending.withLock { $0.append((delay, action)) } }
+        PostgresPoolTimer(
+            after: { delay, action in self.pending.withLock { $0.append((delay, action)) } },
+            now: { self.clock.withLock { $0 } })
+    }
+
+    func advance(by duration: Duration) {
+        clock.withLock { $0 += duration }
     }
 
     var pendingDelays: [Duration] { pending.withLock { $0.map(\.delay) } }

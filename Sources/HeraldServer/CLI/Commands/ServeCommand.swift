@@ -68,6 +68,9 @@ struct ServeCommand {
             "max-streams-per-user", default: configuration.maxStreamsPerUser, range: 1...1_000)
         configuration.databasePoolSize = try args.int(
             "database-pool-size", default: configuration.databasePoolSize, range: PostgresPoolSettings.sizeRange)
+        configuration.databasePipelineDepth = try args.int(
+            "database-pipeline-depth", default: configuration.databasePipelineDepth,
+            range: PostgresPoolSettings.pipelineDepthRange)
         configuration.maxTokenLifetime = TimeInterval(try args.maxTokenLifetime())
         configuration.publisherLimits = try args.publisherLimits()
         configuration.consoleSessions = try args.consoleSessionSettings()
@@ -124,6 +127,13 @@ struct ServeCommand {
             PostgreSQL connections per process, 1 to 100; a request
             waits up to 5 s for a free one, then gets 503
             {twin} (default 8)
+            """),
+        .value(
+            "database-pipeline-depth", "N",
+            """
+            PostgreSQL inbox reads a connection sends together
+            (one round trip) when every pooled connection is
+            busy, 1 to 64; 1 sends each alone {twin} (default 16)
             """),
         .userTokenSecret(
             """
