@@ -67,7 +67,7 @@ final class PostgresReadPipeline: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let read = Read(id: id, queued: pool.timer.now(), sql: sql) { answer in
+                let finish: @Sendable (Result<PostgresResult, any Error>) -> Void = { answer in
                     continuation.resume(
                         with: Result { () throws -> [T] in
                             let result = try answer.get()
@@ -83,7 +83,8 @@ final class PostgresReadPipeline: Sendable {
                 // one after finds it queued.
                 let drains = state.withLock { state -> Int? in
                     if Task.isCancelled { return nil }
-                    state.pending.append(read)
+                    // Stamped under the lock, so the queue is in the order of its stamps.
+                    state.pending.append(Read(id: id, queued: pool.timer.now(), sql: sql, finish: finish))
                     return startDrains(&state)
                 }
                 guard let drains else { return continuation.resume(throwing: CancellationError()) }
@@ -120,9 +121,10 @@ final class PostgresReadPipeline: Sendable {
     /// without leaving its queue, until another call waits for a connection (then this drain
     /// waits its turn again). A batch whose session is lost is sent once more on a new one.
     private func drain() async {
-        // The batch in hand and how many times it was sent; the drain's task and the body it runs
-        // on the connection's queue take turns with it, never at once.
-        let carried = Mutex<(batch: [Read], sent: Int)?>(nil)
+        // The batch in hand, how many times it was sent, and whether this is its second go; the
+        // drain's task and the body it runs on the connection's queue take turns with it, never
+        // at once.
+        let carried = Mutex<(batch: [Read], sent: Int, again: Bool)?>(nil)
         var first = true
         while true {
             let wait: Duration
@@ -131,7 +133,7 @@ final class PostgresReadPipeline: Sendable {
             } else {
                 guard let (batch, left) = take(first: first) else { return }
                 first = false
-                carried.withLock { $0 = (batch, 0) }
+                carried.withLock { $0 = (batch, 0, false) }
                 wait = left
             }
             do {
@@ -146,17 +148,21 @@ final class PostgresReadPipeline: Sendable {
                         // Another call waits for a connection: this one goes back to the pool.
                         if pool.waitingCount > 0 { return true }
                         guard let (next, _) = take(first: false) else { return false }
-                        carried.withLock { $0 = (next, 0) }
+                        carried.withLock { $0 = (next, 0, false) }
                     }
                     return true
                 }
                 if !more { return }
             } catch {
                 // Sent once and lost with its session: once more, on a new one. Otherwise (never
-                // sent: no connection came free in time; or sent twice) every read in it fails.
+                // sent: no connection came free in time, or none could be opened; or this was its
+                // second go, whatever failed) every read in it fails.
                 let failed = carried.withLock { carried -> [Read]? in
                     guard let held = carried else { return nil }
-                    if held.sent == 1, (error as? StoreError)?.isUnavailable == true { return nil }
+                    if !held.again, held.sent == 1, (error as? StoreError)?.isUnavailable == true {
+                        carried?.again = true
+                        return nil
+                    }
                     carried = nil
                     return held.batch
                 }

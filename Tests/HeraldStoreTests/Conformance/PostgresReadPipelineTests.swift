@@ -115,6 +115,50 @@ struct PostgresReadPipelineTests {
         }
     }
 
+    @Test("a lost batch whose second go finds no connection in time fails, without trying again")
+    func lostBatchRetriesOnce() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let timer = ManualTimer()
+            let store = try await open(url, size: 1, depth: 16, timer: timer)
+            let release = try await holdAConnection(store)
+            let killed = Locked<String?>(nil)  // how the read ended
+            Task {
+                do {
+                    let rows = try await numbers(store, "SELECT 0 AS n WHERE pg_terminate_backend(pg_backend_pid())")
+                    killed.withLock { $0 = "answered \(rows)" }
+                } catch let error as StoreError {
+                    killed.withLock { $0 = "\(error.code)" }
+                } catch {
+                    killed.withLock { $0 = "\(error)" }
+                }
+            }
+            try await eventually("the read waits for the connection", within: .seconds(20)) {
+                store.pool.waitingCount == 1
+            }
+            // A write queues behind it, and gets the connection when the read's session is lost.
+            let gate = DispatchSemaphore(value: 0)
+            let write = Task {
+                try await store.write { db in
+                    gate.wait()
+                    try db.execute("SELECT 1")
+                }
+            }
+            try await eventually("the write waits too", within: .seconds(20)) { store.pool.waitingCount == 2 }
+            release()
+            // Three waits asked for: the read's first, the write's, and the lost batch's second go.
+            try await eventually("the lost batch waits for a connection again", within: .seconds(20)) {
+                store.pool.waitingCount == 1 && timer.pendingDelays.count == 3
+            }
+            timer.fireAll()
+            try await eventually("the read fails", within: .seconds(20)) { killed.withLock { $0 } != nil }
+            #expect(timer.pendingDelays.isEmpty)
+            #expect(killed.withLock { $0 } == "\(StoreError.Code.unavailable)")
+            gate.signal()
+            try await write.value
+            #expect(try await numbers(store, "SELECT 7 AS n") == [7])
+        }
+    }
+
     @Test("a read goes out at once on a free connection: batches form only when every connection is busy")
     func freeConnectionFirst() async throws {
         try await PostgresTestDatabase.withSchema { url in
