@@ -408,9 +408,13 @@ enum InboxStatements {
     // MARK: Counts
 
     static func counts(_ db: some StoreConnection, userID: String) throws -> Counts {
-        try db.queryOne("SELECT unread, unseen FROM user_counters WHERE user_id = \(userID)") {
-            row throws(StoreError) in try Counts(row)
-        } ?? Counts(unread: 0, unseen: 0)
+        try db.queryOne(countsQuery(userID: userID)) { row throws(StoreError) in try Counts(row) }
+            ?? Counts(unread: 0, unseen: 0)
+    }
+
+    /// The user's counter row (none before their first notification: zeros).
+    static func countsQuery(userID: String) -> SQL {
+        "SELECT unread, unseen FROM user_counters WHERE user_id = \(userID)"
     }
 
     private static func adjustCounts(_ db: some StoreConnection, userID: String, unread: Int, unseen: Int) throws
@@ -434,22 +438,9 @@ enum InboxStatements {
         """
     }
 
-    static func streamEvents(userID: String, afterSeq: Int64, limit: Int, _ db: some StoreConnection) throws
-        -> [StreamEventRecord]
-    {
-        try db.query(streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: max(0, limit))) {
-            row throws(StoreError) in
-            try StreamEventRecord(
-                seq: row.int64("seq"), userID: row.text("user_id"), kind: row.text("kind"), payload: row.text("payload")
-            )
-        }
-    }
-
-    static func latestStreamSeq(userID: String, _ db: some StoreConnection) throws -> Int64 {
-        let latest = try db.queryOne("SELECT MAX(seq) AS latest FROM stream_events WHERE user_id = \(userID)") {
-            row throws(StoreError) in try row.optionalInt64("latest")
-        }
-        return (latest ?? nil) ?? 0
+    /// The newest stream event's seq of a user, as one row (`latest`, NULL when none).
+    static func latestStreamSeqQuery(userID: String) -> SQL {
+        "SELECT MAX(seq) AS latest FROM stream_events WHERE user_id = \(userID)"
     }
 
     // MARK: Pruning
@@ -471,6 +462,14 @@ enum InboxStatements {
         DELETE FROM idempotency_keys WHERE \(DB.rowIdentity) IN (
             SELECT \(DB.rowIdentity) FROM idempotency_keys WHERE created_at < \(olderThan) LIMIT \(pruneBatch))
         """
+    }
+}
+
+extension StreamEventRecord {
+    /// A row of ``InboxStatements/streamEventsQuery(userID:afterSeq:limit:)``.
+    init(_ row: some StoreRow) throws(StoreError) {
+        try self.init(
+            seq: row.int64("seq"), userID: row.text("user_id"), kind: row.text("kind"), payload: row.text("payload"))
     }
 }
 

@@ -192,7 +192,9 @@ extension SQLStore {
     }
 
     package func counts(userID: String) async throws -> Counts {
-        try await read { db in try InboxStatements.counts(db, userID: userID) }
+        try await readStatement(InboxStatements.countsQuery(userID: userID), capacity: 1) {
+            row throws(StoreError) in try Counts(row)
+        }.first ?? Counts(unread: 0, unseen: 0)
     }
 
     // MARK: Publisher reads
@@ -302,13 +304,16 @@ extension SQLStore {
     // MARK: Live-update log
 
     package func streamEvents(userID: String, afterSeq: Int64, limit: Int) async throws -> [StreamEventRecord] {
-        try await read { db in
-            try InboxStatements.streamEvents(userID: userID, afterSeq: afterSeq, limit: limit, db)
-        }
+        let limit = max(0, limit)
+        return try await readStatement(
+            InboxStatements.streamEventsQuery(userID: userID, afterSeq: afterSeq, limit: limit), capacity: limit
+        ) { row throws(StoreError) in try StreamEventRecord(row) }
     }
 
     package func latestStreamSeq(userID: String) async throws -> Int64 {
-        try await read { db in try InboxStatements.latestStreamSeq(userID: userID, db) }
+        try await readStatement(InboxStatements.latestStreamSeqQuery(userID: userID), capacity: 1) {
+            row throws(StoreError) in try row.optionalInt64("latest")
+        }.first.flatMap { $0 } ?? 0
     }
 
     package func pruneStreamEvents(olderThan: Date) async throws -> Int {

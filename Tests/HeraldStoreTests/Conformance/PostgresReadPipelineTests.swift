@@ -46,6 +46,23 @@ struct PostgresReadPipelineTests {
         }
     }
 
+    @Test("a live stream's reads (counts, catch-up, latest seq) go through the pipeline, as the inbox page does")
+    func streamReadsArePipelined() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let store = try await open(url, size: 2, depth: 16)
+            try await publish(store, ids: ["n1", "n2", "n3"])
+            let before = store.readPipeline.statistics.statements
+            #expect(try await store.counts(userID: "u1") == counts(3, 3))
+            #expect(try await store.counts(userID: "nobody") == counts(0, 0))
+            let events = try await store.streamEvents(userID: "u1", afterSeq: 0, limit: 2)
+            #expect(events.count == 2 && events.allSatisfy { $0.userID == "u1" && $0.seq > 0 })
+            let latest = try await store.latestStreamSeq(userID: "u1")
+            #expect(try await store.streamEvents(userID: "u1", afterSeq: latest, limit: 10).isEmpty)
+            #expect(try await store.latestStreamSeq(userID: "nobody") == 0)
+            #expect(store.readPipeline.statistics.statements - before == 6)
+        }
+    }
+
     @Test("a failing statement fails alone: the reads after it in its pipeline run again and answer")
     func aFailureFailsAlone() async throws {
         try await PostgresTestDatabase.withSchema { url in
