@@ -237,13 +237,7 @@ package final class PostgresConnection {
     package func query<T>(_ sql: SQL, capacity _: Int, _ map: (PostgresRow) throws(StoreError) -> T)
         throws(StoreError) -> [T]
     {
-        let result = try run(sql)
-        var rows: [T] = []
-        rows.reserveCapacity(result.rowCount)
-        for index in 0..<result.rowCount {
-            rows.append(try map(result.row(index)))
-        }
-        return rows
+        try run(sql).rows(map)
     }
 
     /// Runs a statement and maps its first row, if any.

@@ -68,16 +68,7 @@ final class PostgresReadPipeline: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let finish: @Sendable (Result<PostgresResult, any Error>) -> Void = { answer in
-                    continuation.resume(
-                        with: Result { () throws -> [T] in
-                            let result = try answer.get()
-                            var rows: [T] = []
-                            rows.reserveCapacity(result.rowCount)
-                            for index in 0..<result.rowCount {
-                                rows.append(try map(result.row(index)))
-                            }
-                            return rows
-                        })
+                    continuation.resume(with: Result { () throws -> [T] in try answer.get().rows(map) })
                 }
                 // Checked under the lock: a cancellation before the read is queued is seen here,
                 // one after finds it queued.
@@ -127,17 +118,17 @@ final class PostgresReadPipeline: Sendable {
         let carried = Mutex<(batch: [Read], sent: Int, again: Bool)?>(nil)
         var first = true
         while true {
-            let wait: Duration
-            if let batch = carried.withLock({ $0?.batch }) {
-                wait = timeLeft(batch)
+            let batch: [Read]
+            if let held = carried.withLock({ $0?.batch }) {
+                batch = held
             } else {
-                guard let (batch, left) = take(first: first) else { return }
+                guard let next = take(first: first) else { return }
                 first = false
-                carried.withLock { $0 = (batch, 0, false) }
-                wait = left
+                carried.withLock { $0 = (next, 0, false) }
+                batch = next
             }
             do {
-                let more = try await pool.run(.readsRetriedByCaller, checkoutTimeout: wait) { [self] db in
+                let more = try await pool.run(.readsRetriedByCaller, checkoutTimeout: timeLeft(batch)) { [self] db in
                     while let batch = carried.withLock({ carried in
                         carried?.sent += 1
                         return carried?.batch
@@ -147,7 +138,7 @@ final class PostgresReadPipeline: Sendable {
                         for (read, answer) in zip(batch, answers) { read.finish(answer.mapError { $0 }) }
                         // Another call waits for a connection: this one goes back to the pool.
                         if pool.waitingCount > 0 { return true }
-                        guard let (next, _) = take(first: false) else { return false }
+                        guard let next = take(first: false) else { return false }
                         carried.withLock { $0 = (next, 0, false) }
                     }
                     return true
@@ -177,10 +168,9 @@ final class PostgresReadPipeline: Sendable {
         return max(.zero, pool.settings.checkoutTimeout - (pool.timer.now() - oldest.queued))
     }
 
-    /// The next batch (the oldest reads, at most `depth`) and how long it may wait for a
-    /// connection (what its oldest read has left), or nil when none waits and this drain stops.
-    /// Reads that already waited the whole checkout timeout fail here.
-    private func take(first: Bool) -> ([Read], Duration)? {
+    /// The next batch (the oldest reads, at most `depth`), or nil when none waits and this drain
+    /// stops. Reads that already waited the whole checkout timeout fail here.
+    private func take(first: Bool) -> [Read]? {
         let now = pool.timer.now()
         let timeout = pool.settings.checkoutTimeout
         let (batch, overdue, drains) = state.withLock { state -> ([Read]?, [Read], Int) in
@@ -201,7 +191,6 @@ final class PostgresReadPipeline: Sendable {
         }
         for read in overdue { read.finish(.failure(pool.timeoutError)) }
         start(drains)
-        guard let batch else { return nil }
-        return (batch, timeLeft(batch))
+        return batch
     }
 }

@@ -65,6 +65,16 @@ final class PostgresResult {
     /// Row `index`; valid while this result lives.
     func row(_ index: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(index)) }
 
+    /// Every row, mapped in order.
+    func rows<T>(_ map: (PostgresRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        var rows: [T] = []
+        rows.reserveCapacity(rowCount)
+        for index in 0..<rowCount {
+            rows.append(try map(row(index)))
+        }
+        return rows
+    }
+
     fileprivate func isNull(_ row: Int32, _ column: Int) -> Bool {
         libpq.PQgetisnull(handle, row, Int32(column)) != 0
     }

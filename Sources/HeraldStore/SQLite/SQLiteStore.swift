@@ -92,7 +92,7 @@ package final class SQLiteStore: SQLStore {
     package func readStatement<T: Sendable>(
         _ sql: SQL, capacity: Int, _ map: @escaping @Sendable (SQLiteRow) throws(StoreError) -> T
     ) async throws -> [T] {
-        try await pool.read(snapshot: false) { db in try db.query(sql, capacity: capacity, map) }
+        try await read { db in try db.query(sql, capacity: capacity, map) }
     }
 
     package func snapshot<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
